@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Convenience wrapper.  The module itself is built by Kbuild through the
+# standard out-of-tree invocation, which this file only forwards to:
+#
+#	make -C <kernel headers> M=$PWD [ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-]
+#
+# Targets:
+#	all (default)	vtrace.ko against KDIR, and the vtrace helper
+#	module		vtrace.ko only (VTRACE_DEBUG=1 for the trace_printk build)
+#	tools		tools/vtrace/vtrace only
+#	demo		boot a VM with the module and its simulator, show the events
+#	check		every test: host, then each rig kernel; ends "N passed, N failed"
+#	bench		reader benchmarks
+#	install		the helper, its man page and example category files
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+
+all: module tools
+
+module:
+	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) does not exist:" \
+		"install the kernel headers or pass KDIR=<headers dir>" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(VTRACE_DEBUG),VTRACE_DEBUG=1) modules
+
+tools:
+	$(MAKE) -C tools/vtrace
+
+demo:
+	tools/rig/demo.sh
+
+check:
+	tools/rig/check.sh
+
+install:
+	$(MAKE) -C tools/vtrace install
+
+clean:
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	$(MAKE) -C tools/vtrace clean
+
+.PHONY: all module tools demo check bench install clean
