@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace-cmd trace.dat version 6 writer.
+ *
+ * Why this exists: Debian bookworm's libtracecmd 1.3 can only read
+ * trace.dat files, and trace-cmd's own writer is not a public library
+ * API. vtrace records the ring buffer itself (mmap/splice/read of
+ * per_cpu/cpuN/trace_pipe_raw), so it needs a writer of its own. It is
+ * kept to this one unit; everything it stores is read through
+ * libtracefs, and the file layout follows trace-cmd.dat.v6(5).
+ *
+ * Usage:
+ *
+ *	td = NULL;
+ *	ret = vt_tracedat_create(&td, "trace.dat", &opts);  // metadata now
+ *	while (recording)
+ *		ret = vt_tracedat_add_page(td, cpu, page, len); // raw sub-buffers
+ *	ret = vt_tracedat_finish(td);                       // or _abort()
+ *
+ * Faults. Until vt_tracedat_finish() completes, the output file carries
+ * a marker in place of the trace.dat magic, so neither trace-cmd nor
+ * vtrace report mistakes it for a finished trace: after a SIGKILL the
+ * next vt_tracedat_check_incomplete() names the cause. Per-CPU data is
+ * appended to FILE.cpuN next to the output while recording, and moved
+ * into FILE by vt_tracedat_finish() a chunk at a time, freeing each
+ * chunk in the temporary file before writing it to FILE, so finishing
+ * needs no free disk space beyond what create() reserved. When a write
+ * fails (disk full, I/O error) vt_tracedat_add_page() returns the error
+ * and keeps what it had; vt_tracedat_finish() then still produces a
+ * valid trace.dat with every page written before the failure.
+ *
+ * Functions return 0 or a negative errno and never print; the text of
+ * the first failure is in vt_tracedat_strerror().
+ */
+#ifndef VTRACE_TRACEDAT_WRITER_H
+#define VTRACE_TRACEDAT_WRITER_H
+
+#include <stddef.h>
+
+struct tracefs_instance;
+struct vt_tracedat;
+
+/**
+ * struct vt_tracedat_opts - what to record into a new trace.dat
+ * @instance: tracefs instance being recorded; NULL for the top instance.
+ *	Its trace_clock is stored as the file's clock, its per-CPU stats as
+ *	the file's CPU statistics.
+ * @ncpus: number of per-CPU buffers (CPUs 0..@ncpus-1) that will be added.
+ * @page_size: size of one ring-buffer sub-buffer, in bytes (the system
+ *	page size unless buffer_subbuf_size_kb was changed); a power of two.
+ * @events: NULL-terminated list of "system/event" whose formats to store,
+ *	or NULL to store the format of every event tracefs knows. The ftrace
+ *	system's formats (print, bprint, ...) are always stored.
+ */
+struct vt_tracedat_opts {
+	struct tracefs_instance *instance;
+	int ncpus;
+	size_t page_size;
+	const char *const *events;
+};
+
+/**
+ * vt_tracedat_create - start a trace.dat file and gather its metadata
+ * @tdp: set to the new writer on success, left NULL on failure
+ * @path: output file; FILE.cpu0 .. FILE.cpuN-1 are used while recording
+ * @opts: see struct vt_tracedat_opts
+ *
+ * Reads header_page, header_event, event formats, /proc/kallsyms,
+ * printk_formats and trace_clock now (before recording starts, so events
+ * of a module unloaded mid-record keep their formats) and writes them.
+ * saved_cmdlines and per-CPU stats are read by vt_tracedat_finish().
+ *
+ * Returns 0, or a negative errno (-EINVAL for bad @opts, -ENOENT for an
+ * event in @opts->events that tracefs does not have, I/O errors).
+ */
+int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
+		       const struct vt_tracedat_opts *opts);
+
+/**
+ * vt_tracedat_add_page - append one raw ring-buffer sub-buffer of a CPU
+ * @td: writer
+ * @cpu: CPU the page was read from, 0 .. ncpus-1
+ * @page: the sub-buffer as the kernel lays it out (timestamp, commit, data)
+ * @len: bytes in @page, at most page_size; shorter pages are zero-padded
+ *
+ * May be called concurrently for different CPUs, not for the same CPU.
+ * Returns 0 or a negative errno (-ENOSPC when the disk is full). After an
+ * error the pages added before it are kept; finish the file as usual.
+ */
+int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
+			 size_t len);
+
+/**
+ * vt_tracedat_finish - complete the file and free the writer
+ * @td: writer, freed in every case
+ *
+ * Writes saved_cmdlines, the options (clock, CPU count, per-CPU stats,
+ * uname, version) and the flyrecord section, moves the per-CPU data into
+ * the file, and only then writes the trace.dat magic.
+ *
+ * Returns 0, or a negative errno; then the file stays marked incomplete
+ * and the FILE.cpuN files still hold all the data not yet moved.
+ */
+int vt_tracedat_finish(struct vt_tracedat *td);
+
+/**
+ * vt_tracedat_abort - drop an unfinished file, its temporary files and @td
+ * @td: writer, may be NULL
+ */
+void vt_tracedat_abort(struct vt_tracedat *td);
+
+/**
+ * vt_tracedat_strerror - describe the first failure of @td
+ * @td: writer
+ *
+ * Returns a message such as "writing trace.dat.cpu1: No space left on
+ * device", or "" if nothing failed. Valid until @td is freed.
+ */
+const char *vt_tracedat_strerror(const struct vt_tracedat *td);
+
+/**
+ * vt_tracedat_bytes - bytes of per-CPU data added so far
+ * @td: writer
+ * @cpu: CPU, or -1 for the sum over all CPUs
+ */
+unsigned long long vt_tracedat_bytes(const struct vt_tracedat *td, int cpu);
+
+/**
+ * vt_tracedat_check_incomplete - tell whether @path is an unfinished file
+ * @path: a file given to vtrace report
+ *
+ * Returns 1 when @path carries the in-progress marker of this writer
+ * (the recording was killed or crashed before vt_tracedat_finish()),
+ * 0 when it does not, or a negative errno when it cannot be read.
+ */
+int vt_tracedat_check_incomplete(const char *path);
+
+#endif /* VTRACE_TRACEDAT_WRITER_H */
