@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh [TARGET...] - the whole test suite (make check): set-up, the host
+# run, then every rig kernel booted under QEMU.  The last line sums every
+# KTAP result of every run: "N passed, N failed".
+# Default targets: 6.12-amd64 6.12-arm64 6.1-amd64 (or $VTRACE_TARGETS).
+
+set -uo pipefail
+
+rig=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$rig/../.." && pwd)
+read -r -a targets <<<"${*:-${VTRACE_TARGETS:-6.12-amd64 6.12-arm64 6.1-amd64}}"
+
+"$rig/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
+
+passed=0
+failed=0
+skipped=0
+tally() {
+	local out=$1 sums
+	sums=$(tail -n 1 "$out")
+	if [[ "$sums" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+		skipped=$((skipped + BASH_REMATCH[3]))
+	else
+		echo "check: $2 produced no summary" >&2
+		failed=$((failed + 1))
+	fi
+}
+
+mkdir -p "$top/.cache/rig"
+echo "== host: $(uname -r)"
+"$rig/run-host.sh" | tee "$top/.cache/rig/host.summary"
+tally "$top/.cache/rig/host.summary" host
+
+for t in "${targets[@]}"; do
+	echo "== guest: $t"
+	"$rig/run-guest.sh" "$t" | tee "$top/.cache/rig/$t.summary"
+	tally "$top/.cache/rig/$t.summary" "$t"
+done
+
+echo "$skipped skipped"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# console-check.sh LABEL CONSOLE_LOG [ARTIFACT_DIR] - judge one guest run.
+#
+# Counts every KTAP result line of every test the guest ran, and fails the run
+# on: a test that never finished (timeout, crash), a missing or short plan, a
+# non-zero exit without a failing result, a guest that did not reach the end,
+# or a kernel BUG/WARNING/Oops/Call Trace anywhere in the console or dmesg.
+# Base64 artifacts framed by the guest are decoded into ARTIFACT_DIR.
+#
+# Prints one line per test and ends with "N passed, N failed, N skipped".
+# Exit status: 0 when nothing failed.
+
+set -euo pipefail
+
+label=${1:?usage: console-check.sh LABEL CONSOLE_LOG [ARTIFACT_DIR]}
+log=${2:?usage: console-check.sh LABEL CONSOLE_LOG [ARTIFACT_DIR]}
+artifacts=${3:-}
+
+if [ -n "$artifacts" ]; then
+	rm -rf "$artifacts"
+	mkdir -p "$artifacts"
+	awk -v dir="$artifacts" '
+	/^### vtrace-artifact BEGIN / { out = dir "/" $4; cmd = "base64 -d > \"" out "\""; next }
+	/^### vtrace-artifact END/ { close(cmd); cmd = ""; next }
+	cmd != "" { print | cmd }
+	' "$log"
+fi
+
+awk -v label="$label" '
+function finish_test(rc,   bad, why) {
+	bad = 0; why = ""
+	if (plan < 0) { bad = 1; why = "no KTAP plan" }
+	else if (results != plan) { bad = 1; why = "plan 1.." plan " but " results " results" }
+	else if (rc != 0 && rc != 4 && t_fail == 0) { bad = 1; why = "exit status " rc }
+	else if (rc == 4 && results == 0) { why = "skipped whole" }
+	total_pass += t_pass; total_fail += t_fail + bad; total_skip += t_skip
+	if (rc == 4 && results == 0) total_skip++
+	printf "%s %s %s: %d passed, %d failed, %d skipped%s\n", \
+		(t_fail + bad) ? "not ok" : "ok", label, test, t_pass, t_fail, t_skip, \
+		why != "" ? " (" why ")" : ""
+	test = ""
+}
+function rig_result(ok, what) {
+	if (ok) total_pass++; else total_fail++
+	printf "%s %s %s\n", ok ? "ok" : "not ok", label, what
+}
+BEGIN { test = ""; kernel_bad = ""; done = 0; guest = 0 }
+/^### vtrace-guest / { guest = 1 }
+/^### vtrace-test BEGIN / {
+	if (test != "") finish_test(-1)
+	test = $4; plan = -1; results = 0; t_pass = 0; t_fail = 0; t_skip = 0
+	next
+}
+/^### vtrace-test END / {
+	rc = $5; sub(/^rc=/, "", rc)
+	finish_test(rc + 0)
+	next
+}
+/^### vtrace-done/ { done = 1 }
+/^### vtrace-error / { errors = errors substr($0, 17) "; " }
+/BUG: |WARNING: (CPU|at )|Oops|Call Trace|Kernel panic/ {
+	if (kernel_bad == "") kernel_bad = $0
+}
+test != "" && /^1\.\.[0-9]+/ && plan < 0 { plan = substr($1, 4) + 0 }
+test != "" && /^(not )?ok [0-9]+/ {
+	results++
+	if ($1 == "not") t_fail++
+	else if ($0 ~ /# (SKIP|skip)/) t_skip++
+	else t_pass++
+}
+END {
+	if (test != "") { printf "# %s: %s never finished\n", label, test; finish_test(-1) }
+	rig_result(guest, "run started (kernel booted to /init)")
+	rig_result(done && errors == "", "run reached its end" (errors != "" ? " (" errors ")" : ""))
+	rig_result(kernel_bad == "", "kernel log free of BUG/WARNING/Oops/Call Trace" \
+		(kernel_bad != "" ? " (first: " kernel_bad ")" : ""))
+	printf "%d passed, %d failed, %d skipped\n", total_pass, total_fail, total_skip
+	exit total_fail != 0
+}
+' "$log"

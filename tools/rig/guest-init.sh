@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the rig's initramfs.  Mounts what the tests need, loads vtrace.ko,
+# runs every listed kselftest (or the demo) and powers off.  Every line the
+# host parses is framed by "### vtrace-" markers; test output is KTAP.
+
+export PATH=/bin:/sbin
+export VTRACE_KO=/vtrace/vtrace.ko
+export VTRACE_DEBUG_KO=/vtrace/debug/vtrace.ko
+export VTRACE_BIN=/vtrace/bin/vtrace
+export VTRACE_OUT=/vtrace/out
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
+mkdir -p "$VTRACE_OUT"
+
+mode=tests
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	vtrace.mode=*) mode=${arg#vtrace.mode=} ;;
+	esac
+done
+
+echo "### vtrace-guest $(uname -r) $(uname -m) cpus=$(nproc) mode=$mode"
+
+run_demo() {
+	insmod "$VTRACE_KO" sim_autostart=1 sim_period_ms=200 || return
+	t=/sys/kernel/tracing
+	for e in mali/gpu_power_state mali/mali_pm_status \
+		 thermal_exynos/thermal_cpu_pressure \
+		 thermal_exynos/thermal_exynos_arm_update; do
+		echo 1 > "$t/events/$e/enable"
+	done
+	echo "### vtrace-demo: streaming $t/trace_pipe for 10 s"
+	timeout 10 cat "$t/trace_pipe"
+	echo 0 > "$t/events/enable"
+	rmmod vtrace
+}
+
+run_tests() {
+	if ! insmod "$VTRACE_KO"; then
+		echo "### vtrace-error insmod $VTRACE_KO failed"
+		return
+	fi
+	while read -r entry timeout_s; do
+		dir=${entry%%:*}
+		prog=${entry#*:}
+		echo "### vtrace-test BEGIN $entry"
+		(cd "/vtrace/selftests/$dir" && timeout "$timeout_s" "./$prog")
+		echo "### vtrace-test END $entry rc=$?"
+	done < /vtrace/tests.list
+	# Whatever a test left for the host to check (trace files...).
+	for f in "$VTRACE_OUT"/*; do
+		[ -f "$f" ] || continue
+		echo "### vtrace-artifact BEGIN ${f##*/}"
+		base64 "$f"
+		echo "### vtrace-artifact END"
+	done
+	echo "### vtrace-dmesg BEGIN"
+	dmesg
+	echo "### vtrace-dmesg END"
+}
+
+case "$mode" in
+demo) run_demo ;;
+*) run_tests ;;
+esac
+
+echo "### vtrace-done"
+# Keep init alive until poweroff completes: if it exits first, the kernel
+# panics with "Attempted to kill init".
+poweroff -f
+sleep 10

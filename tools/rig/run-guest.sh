@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-guest.sh [--demo] TARGET - build vtrace.ko (default and debug builds),
+# the helper and every selftests/ directory for TARGET's kernel and arch, pack
+# them into a busybox initramfs, boot the Debian kernel under QEMU (TCG) and
+# check the console.  TARGET: 6.12-amd64, 6.12-arm64 or 6.1-amd64.
+#
+# Without --demo, the guest runs the kselftests and the result of the console
+# check is printed by console-check.sh; the exit status is non-zero on any
+# failure.  Work files go to .cache/rig/TARGET/.
+
+set -euo pipefail
+
+mode=tests
+if [ "${1:-}" = --demo ]; then
+	mode=demo
+	shift
+fi
+target=${1:?usage: run-guest.sh [--demo] TARGET}
+rig=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$rig/../.." && pwd)
+work="$top/.cache/rig/$target"
+guest_timeout=${VTRACE_GUEST_TIMEOUT:-1500}
+
+kdir_env=$("$rig/fetch-kernel.sh" "$target")/env
+# shellcheck source=/dev/null
+. "$kdir_env"
+export ARCH CROSS_COMPILE
+
+log() { echo "run-guest[$target]: $*" >&2; }
+
+rm -rf "$work/src" "$work/src-debug" "$work/stage"
+mkdir -p "$work" "$work/stage/vtrace/debug" "$work/stage/vtrace/bin" \
+	"$work/stage/vtrace/selftests"
+stage="$work/stage"
+
+# Build from copies so that several targets and the debug variant never share
+# object files, and the source tree stays clean.
+copy_tree() {
+	mkdir -p "$2"
+	tar -C "$1" --exclude=./.cache --exclude=./.git -cf - . | tar -C "$2" -xf -
+}
+copy_tree "$top" "$work/src"
+copy_tree "$top" "$work/src-debug"
+
+log "building vtrace.ko for $KVER"
+make -s -C "$KDIR" M="$work/src" modules >"$work/build.log" 2>&1 ||
+	{ cat "$work/build.log" >&2; exit 1; }
+make -s -C "$KDIR" M="$work/src-debug" VTRACE_DEBUG=1 modules \
+	>>"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
+cp "$work/src/vtrace.ko" "$stage/vtrace/vtrace.ko"
+cp "$work/src-debug/vtrace.ko" "$stage/vtrace/debug/vtrace.ko"
+
+# Userspace for the guest is linked statically: the initramfs has no libc.
+if [ "$ARCH" = arm64 ]; then
+	eval "$("$rig/fetch-arm64-libs.sh")"
+fi
+export LDFLAGS=-static
+
+if [ -f "$work/src/tools/vtrace/Makefile" ]; then
+	log "building the vtrace helper"
+	make -s -C "$work/src/tools/vtrace" STATIC=1 >>"$work/build.log" 2>&1 ||
+		{ cat "$work/build.log" >&2; exit 1; }
+	cp "$work/src/tools/vtrace/vtrace" "$stage/vtrace/bin/vtrace"
+fi
+
+: > "$stage/vtrace/tests.list"
+for mk in "$work"/src/selftests/*/Makefile; do
+	dir=$(dirname "$mk")
+	name=$(basename "$dir")
+	log "building selftests/$name"
+	make -s -C "$dir" >>"$work/build.log" 2>&1 &&
+		make -s -C "$dir" install INSTALL_PATH="$stage/vtrace/selftests/$name" \
+			>>"$work/build.log" 2>&1 ||
+		{ cat "$work/build.log" >&2; exit 1; }
+	timeout_s=45
+	if [ -f "$dir/settings" ]; then
+		timeout_s=$(sed -n 's/^timeout=//p' "$dir/settings")
+	fi
+	make -s -C "$dir" emit_tests | while read -r entry; do
+		echo "$name:${entry#*:} $timeout_s"
+	done >>"$stage/vtrace/tests.list"
+done
+
+log "packing the initramfs"
+mkdir -p "$stage/bin" "$stage/sbin" "$stage/proc" "$stage/sys" "$stage/dev" \
+	"$stage/tmp" "$stage/root"
+cp "$BUSYBOX" "$stage/bin/busybox"
+# The host's busybox-static is the same Debian build as the guest's, so its
+# applet list holds for either arch.  The list names busybox itself: linking
+# it to itself would make /init fail with ELOOP.
+for applet in $(busybox --list); do
+	[ "$applet" = busybox ] || ln -sf busybox "$stage/bin/$applet"
+done
+install -m 0755 "$rig/guest-init.sh" "$stage/init"
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
+
+case "$ARCH" in
+x86_64) machine=(-M pc -accel tcg -cpu max) ;;
+arm64) machine=(-M virt -accel tcg -cpu max) ;;
+esac
+
+log "booting $KVER ($mode)"
+console="$work/console.log"
+set +e
+timeout "$guest_timeout" "$QEMU" "${machine[@]}" -m 1024 -smp 2 \
+	-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$work/initramfs.gz" \
+	-append "console=$CONSOLE panic=-1 loglevel=3 vtrace.mode=$mode" \
+	</dev/null | tr -d '\r' | tee "$console" |
+	if [ "$mode" = demo ]; then cat; else cat >/dev/null; fi
+qemu_rc=${PIPESTATUS[0]}
+set -e
+if [ "$qemu_rc" = 124 ]; then
+	log "guest timed out after ${guest_timeout}s"
+	echo "### vtrace-error guest timed out after ${guest_timeout}s" >>"$console"
+fi
+
+[ "$mode" = demo ] && exit 0
+"$rig/console-check.sh" "$target" "$console" "$work/artifacts"
