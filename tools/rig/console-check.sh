@@ -47,7 +47,7 @@ function rig_result(ok, what) {
 	printf "%s %s %s\n", ok ? "ok" : "not ok", label, what
 }
 BEGIN { test = ""; kernel_bad = ""; done = 0; guest = 0 }
-/^### vtrace-guest / { guest = 1 }
+/### vtrace-guest / { guest = 1 }
 /^### vtrace-test BEGIN / {
 	if (test != "") finish_test(-1)
 	test = $4; plan = -1; results = 0; t_pass = 0; t_fail = 0; t_skip = 0

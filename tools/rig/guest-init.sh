@@ -26,6 +26,8 @@ for arg in $(cat /proc/cmdline); do
 	esac
 done
 
+# Start on a fresh line: firmware leaves escape sequences on the console.
+echo
 echo "### vtrace-guest $(uname -r) $(uname -m) cpus=$(nproc) mode=$mode"
 
 run_demo() {

@@ -53,8 +53,11 @@ cp "$work/src/vtrace.ko" "$stage/vtrace/vtrace.ko"
 cp "$work/src-debug/vtrace.ko" "$stage/vtrace/debug/vtrace.ko"
 
 # Userspace for the guest is linked statically: the initramfs has no libc.
-if [ "$ARCH" = arm64 ]; then
-	eval "$("$rig/fetch-arm64-libs.sh")"
+# For arm64 the libraries come from Debian's arm64 packages, unpacked by
+# fetch-arm64-libs.sh, which prints the pkg-config settings to use them.
+if [ "$ARCH" = arm64 ] && [ -f "$top/tools/vtrace/Makefile" ]; then
+	arm64_env=$("$rig/fetch-arm64-libs.sh")
+	eval "$arm64_env"
 fi
 export LDFLAGS=-static
 

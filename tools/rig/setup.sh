@@ -14,7 +14,7 @@ ksrc="$cache/linux-source"
 stamp="$cache/setup.stamp"
 
 packages=(
-	build-essential bc kmod cpio xz-utils pkg-config
+	build-essential bc kmod cpio xz-utils pkg-config rsync
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	qemu-system-x86 qemu-system-arm busybox-static
 	device-tree-compiler sparse dwarves
