@@ -16,6 +16,9 @@
  *	while (recording)
  *		ret = vt_tracedat_add_page(td, cpu, page, len); // raw sub-buffers
  *	ret = vt_tracedat_finish(td);                       // or _abort()
+ *	if (ret)
+ *		warn(vt_tracedat_strerror(td));
+ *	vt_tracedat_close(td);
  *
  * Faults. Until vt_tracedat_finish() completes, the output file carries
  * a marker in place of the trace.dat magic, so neither trace-cmd nor
@@ -44,7 +47,7 @@ struct vt_tracedat;
  * struct vt_tracedat_opts - what to record into a new trace.dat
  * @instance: tracefs instance being recorded; NULL for the top instance.
  *	Its trace_clock is stored as the file's clock, its per-CPU stats as
- *	the file's CPU statistics.
+ *	the file's CPU statistics. Must stay valid until vt_tracedat_finish().
  * @ncpus: number of per-CPU buffers (CPUs 0..@ncpus-1) that will be added.
  * @page_size: size of one ring-buffer sub-buffer, in bytes (the system
  *	page size unless buffer_subbuf_size_kb was changed); a power of two.
@@ -91,8 +94,8 @@ int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
 			 size_t len);
 
 /**
- * vt_tracedat_finish - complete the file and free the writer
- * @td: writer, freed in every case
+ * vt_tracedat_finish - complete the file
+ * @td: writer; no pages can be added afterwards
  *
  * Writes saved_cmdlines, the options (clock, CPU count, per-CPU stats,
  * uname, version) and the flyrecord section, moves the per-CPU data into
@@ -102,6 +105,15 @@ int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
  * and the FILE.cpuN files still hold all the data not yet moved.
  */
 int vt_tracedat_finish(struct vt_tracedat *td);
+
+/**
+ * vt_tracedat_close - free @td, keeping the files as they are
+ * @td: writer, may be NULL
+ *
+ * After a failed or missing vt_tracedat_finish() the output stays marked
+ * incomplete and FILE.cpuN keep their data.
+ */
+void vt_tracedat_close(struct vt_tracedat *td);
 
 /**
  * vt_tracedat_abort - drop an unfinished file, its temporary files and @td
