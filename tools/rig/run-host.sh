@@ -31,6 +31,7 @@ frame() {
 
 {
 	echo "### vtrace-guest $(uname -r) $(uname -m) cpus=$(nproc) mode=host"
+	frame rig:lint "$rig/lint.sh"
 	make -s -C "$top/tools/vtrace" >"$work/build.log" 2>&1 ||
 		echo "### vtrace-error building tools/vtrace failed (see $work/build.log)"
 	for mk in "$top"/selftests/*/Makefile; do
