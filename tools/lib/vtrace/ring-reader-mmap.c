@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The mmap reader path: the ring buffer of one CPU mapped read-only, the
+ * reader sub-buffer handed out in place.
+ *
+ * Why this is ours: libtracefs 1.6 (Debian bookworm) has no mmap reader;
+ * the kernel interface is small (Documentation/trace/ring-buffer-map.rst).
+ *
+ * The kernel maps a meta page, then every sub-buffer. Each
+ * TRACE_MMAP_IOCTL_GET_READER marks everything written so far on the
+ * reader sub-buffer as read, or, when all of it was read already, swaps
+ * the oldest full sub-buffer in as the new reader; the meta page then
+ * names the reader (reader.id) and how far it was read (reader.read).
+ * A sub-buffer swapped out goes back to the writer, so it must be handed
+ * out before the ioctl that swaps it: it is, as soon as it is complete.
+ * A sub-buffer the writer still fills (the buffer holds less than one)
+ * is handed out only by the drain, when tracing is off.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ring-reader-local.h"
+
+/*
+ * From the kernel's uapi linux/trace_mmap.h (Linux 6.10), which the
+ * bookworm linux-libc-dev (6.1) lacks; the layout is ABI.
+ */
+struct trace_buffer_meta {
+	uint32_t meta_page_size;
+	uint32_t meta_struct_len;
+	uint32_t subbuf_size;
+	uint32_t nr_subbufs;
+	struct {
+		uint64_t lost_events;
+		uint32_t id;
+		uint32_t read;
+	} reader;
+	uint64_t flags;
+	uint64_t entries;
+	uint64_t overrun;
+	uint64_t read;
+	uint64_t Reserved1;
+	uint64_t Reserved2;
+};
+
+#define TRACE_MMAP_IOCTL_GET_READER _IO('R', 0x20)
+
+/*
+ * The smallest event the ring buffer writes (RB_EVNT_MIN_SIZE): a
+ * sub-buffer with less room left than this is complete.
+ */
+#define RING_EVENT_MIN_SIZE 8
+
+struct mmap_state {
+	volatile struct trace_buffer_meta *meta;
+	size_t meta_len;
+	const char *data;
+	size_t data_len;
+	uint32_t id;		/* the reader sub-buffer last seen */
+	uint32_t read;		/* reader.read last seen */
+	bool handed_out;	/* sub-buffer @id was given to the callback */
+};
+
+static int mmap_open(struct vtrace_ring_reader *reader)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct mmap_state *st;
+	void *map;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+
+	/* Kernels before 6.10 have no mmap for trace_pipe_raw: ENODEV. */
+	map = mmap(NULL, page, PROT_READ, MAP_SHARED, reader->fd, 0);
+	if (map == MAP_FAILED)
+		goto unsupported;
+	st->meta = map;
+	st->meta_len = st->meta->meta_page_size;
+	if (st->meta_len > page) {
+		munmap(map, page);
+		map = mmap(NULL, st->meta_len, PROT_READ, MAP_SHARED,
+			   reader->fd, 0);
+		if (map == MAP_FAILED)
+			goto unsupported;
+		st->meta = map;
+	} else {
+		st->meta_len = page;
+	}
+
+	reader->subbuf_size = st->meta->subbuf_size;
+	st->data_len = (size_t)st->meta->subbuf_size * st->meta->nr_subbufs;
+	map = mmap(NULL, st->data_len, PROT_READ, MAP_SHARED, reader->fd,
+		   st->meta->meta_page_size);
+	if (map == MAP_FAILED) {
+		munmap((void *)st->meta, st->meta_len);
+		goto unsupported;
+	}
+	st->data = map;
+	st->id = st->meta->reader.id;
+	st->read = st->meta->reader.read;
+	/* Whatever was read from this sub-buffer before us is gone already. */
+	st->handed_out = st->read != 0;
+	reader->priv = st;
+	return 0;
+
+unsupported:
+	{
+		int err = errno;
+
+		free(st);
+		if (err == ENODEV || err == EINVAL || err == ENOTTY)
+			return -EOPNOTSUPP;
+		return -err;
+	}
+}
+
+static void mmap_close(struct vtrace_ring_reader *reader)
+{
+	struct mmap_state *st = reader->priv;
+
+	munmap((void *)st->data, st->data_len);
+	munmap((void *)st->meta, st->meta_len);
+	free(st);
+}
+
+static const void *reader_subbuf(struct vtrace_ring_reader *reader)
+{
+	struct mmap_state *st = reader->priv;
+
+	return st->data + (size_t)st->id * reader->subbuf_size;
+}
+
+/* Hand out the reader sub-buffer once, when the writer is done with it. */
+static int hand_out(struct vtrace_ring_reader *reader, bool drain,
+		    vtrace_ring_subbuf_fn fn, void *ctx)
+{
+	struct mmap_state *st = reader->priv;
+	const void *subbuf = reader_subbuf(reader);
+	size_t size;
+	int ret;
+
+	if (st->handed_out)
+		return 0;
+	size = vtrace_ring_subbuf_data_size(reader, subbuf);
+	if (!size)
+		return 0;
+	if (!drain &&
+	    size + RING_EVENT_MIN_SIZE <= vtrace_ring_subbuf_capacity(reader))
+		return 0;
+	ret = vtrace_ring_reader_emit(reader, subbuf, fn, ctx);
+	if (!ret)
+		st->handed_out = true;
+	return ret;
+}
+
+static int mmap_consume(struct vtrace_ring_reader *reader, bool drain,
+			vtrace_ring_subbuf_fn fn, void *ctx)
+{
+	struct mmap_state *st = reader->priv;
+	uint32_t id, read;
+	int ret;
+
+	for (;;) {
+		ret = hand_out(reader, drain, fn, ctx);
+		if (ret)
+			return ret;
+		/*
+		 * Never let the kernel swap out a sub-buffer that holds
+		 * events not handed out: it would reuse it.
+		 */
+		if (!st->handed_out &&
+		    vtrace_ring_subbuf_data_size(reader, reader_subbuf(reader)))
+			return 0;
+		if (ioctl(reader->fd, TRACE_MMAP_IOCTL_GET_READER) < 0)
+			return -errno;
+		id = st->meta->reader.id;
+		read = st->meta->reader.read;
+		if (id != st->id) {
+			st->id = id;
+			st->handed_out = false;
+		} else if (read == st->read) {
+			return 0;	/* nothing new */
+		}
+		st->read = read;
+	}
+}
+
+const struct vtrace_ring_reader_ops vtrace_ring_mmap_ops = {
+	.path = VTRACE_READER_MMAP,
+	.open = mmap_open,
+	.consume = mmap_consume,
+	.close = mmap_close,
+};

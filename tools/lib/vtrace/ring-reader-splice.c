@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The splice reader path, for kernels that cannot map the ring buffer
+ * (before 6.10): libtracefs moves whole sub-buffers from trace_pipe_raw
+ * into a pipe with splice(), which takes them out of the ring buffer
+ * without copying, and reads them back from the pipe one at a time.
+ *
+ * splice() moves only full sub-buffers; the partly filled one the writer
+ * is on is read() by tracefs_cpu_flush() at the drain.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "ring-reader-local.h"
+
+struct splice_state {
+	struct tracefs_cpu *tcpu;
+	void *buf;
+};
+
+static int splice_open(struct vtrace_ring_reader *reader)
+{
+	struct splice_state *st;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	if (posix_memalign(&st->buf, sysconf(_SC_PAGESIZE),
+			   reader->subbuf_size)) {
+		free(st);
+		return -ENOMEM;
+	}
+	st->tcpu = tracefs_cpu_alloc_fd(reader->fd, reader->subbuf_size, true);
+	if (!st->tcpu) {
+		free(st->buf);
+		free(st);
+		return errno ? -errno : -ENOMEM;
+	}
+	reader->priv = st;
+	return 0;
+}
+
+static void splice_close(struct vtrace_ring_reader *reader)
+{
+	struct splice_state *st = reader->priv;
+
+	/* Frees the pipe; the trace_pipe_raw descriptor is the caller's. */
+	tracefs_cpu_free_fd(st->tcpu);
+	free(st->buf);
+	free(st);
+}
+
+/* -1 with EAGAIN is "nothing to read", as 0 is. */
+static int read_result(int ret)
+{
+	if (ret >= 0)
+		return ret;
+	return errno == EAGAIN ? 0 : -errno;
+}
+
+static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
+			  vtrace_ring_subbuf_fn fn, void *ctx)
+{
+	struct splice_state *st = reader->priv;
+	int ret;
+
+	/*
+	 * Empty the pipe before any flush: tracefs_cpu_flush() reads the
+	 * file, not the pipe, so sub-buffers left in the pipe would be lost.
+	 */
+	while ((ret = read_result(tracefs_cpu_buffered_read(st->tcpu, st->buf,
+							    true))) > 0) {
+		ret = vtrace_ring_reader_emit(reader, st->buf, fn, ctx);
+		if (ret)
+			return ret;
+	}
+	if (ret < 0 || !drain)
+		return ret;
+
+	while ((ret = read_result(tracefs_cpu_flush(st->tcpu, st->buf))) > 0) {
+		ret = vtrace_ring_reader_emit(reader, st->buf, fn, ctx);
+		if (ret)
+			return ret;
+	}
+	return ret;
+}
+
+const struct vtrace_ring_reader_ops vtrace_ring_splice_ops = {
+	.path = VTRACE_READER_SPLICE,
+	.open = splice_open,
+	.consume = splice_consume,
+	.close = splice_close,
+};

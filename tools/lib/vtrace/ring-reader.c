@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Opening a per-CPU ring-buffer reader on the best path this kernel
+ * offers, and accounting every sub-buffer a path hands out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include "ring-reader-local.h"
+
+static const char *const path_names[] = {
+	[VTRACE_READER_AUTO] = "auto",
+	[VTRACE_READER_MMAP] = "mmap",
+	[VTRACE_READER_SPLICE] = "splice",
+	[VTRACE_READER_READ] = "read",
+};
+
+/**
+ * vtrace_reader_path_name - the name of a reader path
+ * @path: the path
+ *
+ * Returns "auto", "mmap", "splice" or "read".
+ */
+const char *vtrace_reader_path_name(enum vtrace_reader_path path)
+{
+	if ((unsigned int)path >= sizeof(path_names) / sizeof(path_names[0]))
+		return "unknown";
+	return path_names[path];
+}
+
+/**
+ * vtrace_reader_path_parse - look up a reader path by name
+ * @name: "auto", "mmap", "splice" or "read"
+ * @path: set to the path on success
+ *
+ * Returns 0, or -EINVAL for any other name.
+ */
+int vtrace_reader_path_parse(const char *name, enum vtrace_reader_path *path)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(path_names) / sizeof(path_names[0]); i++) {
+		if (!strcmp(name, path_names[i])) {
+			*path = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* The sub-buffer size, from the layout the kernel publishes in header_page. */
+static int read_subbuf_size(size_t *size)
+{
+	struct tep_handle *tep;
+	char *buf;
+	int len;
+	int ret;
+
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &len);
+	if (!buf)
+		return errno ? -errno : -ENOENT;
+	tep = tep_alloc();
+	if (!tep) {
+		free(buf);
+		return -ENOMEM;
+	}
+	ret = tep_parse_header_page(tep, buf, len, sizeof(long));
+	if (!ret)
+		ret = tep_get_sub_buffer_size(tep);
+	tep_free(tep);
+	free(buf);
+	if (ret <= 0)
+		return -EINVAL;
+	*size = ret;
+	return 0;
+}
+
+static int open_path(struct vtrace_ring_reader *reader,
+		     const struct vtrace_ring_reader_ops *ops)
+{
+	int ret;
+
+	reader->ops = ops;
+	ret = ops->open(reader);
+	if (ret)
+		reader->ops = NULL;
+	return ret;
+}
+
+/**
+ * vtrace_ring_reader_open - open one CPU's trace_pipe_raw for reading
+ * @instance: tracefs instance, NULL for the top level
+ * @cpu: the CPU
+ * @path: the path to use; VTRACE_READER_AUTO takes mmap where the kernel
+ *	maps ring buffers and splice elsewhere
+ * @out: set to the new reader
+ *
+ * Open readers before tracing starts: a mapped buffer cannot be resized.
+ * Returns 0; -EOPNOTSUPP when @path was forced and the kernel lacks it;
+ * -ENODEV when @cpu has no buffer; other negative errnos from tracefs.
+ */
+int vtrace_ring_reader_open(struct tracefs_instance *instance, int cpu,
+			    enum vtrace_reader_path path,
+			    struct vtrace_ring_reader **out)
+{
+	struct vtrace_ring_reader *reader;
+	char file[64];
+	int ret;
+
+	reader = calloc(1, sizeof(*reader));
+	if (!reader)
+		return -ENOMEM;
+	reader->cpu = cpu;
+	ret = read_subbuf_size(&reader->subbuf_size);
+	if (ret)
+		goto fail;
+	reader->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST,
+				     KBUFFER_ENDIAN_SAME_AS_HOST);
+	if (!reader->kbuf) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	reader->fd = tracefs_instance_file_open(instance, file,
+						O_RDONLY | O_NONBLOCK);
+	if (reader->fd < 0) {
+		ret = errno == ENOENT ? -ENODEV : (errno ? -errno : -EIO);
+		goto fail_kbuf;
+	}
+
+	switch (path) {
+	case VTRACE_READER_AUTO:
+		ret = open_path(reader, &vtrace_ring_mmap_ops);
+		if (ret == -EOPNOTSUPP)
+			ret = open_path(reader, &vtrace_ring_splice_ops);
+		break;
+	case VTRACE_READER_MMAP:
+		ret = open_path(reader, &vtrace_ring_mmap_ops);
+		break;
+	case VTRACE_READER_SPLICE:
+		ret = open_path(reader, &vtrace_ring_splice_ops);
+		break;
+	case VTRACE_READER_READ:
+		ret = open_path(reader, &vtrace_ring_read_ops);
+		break;
+	default:
+		ret = -EINVAL;
+	}
+	if (ret)
+		goto fail_fd;
+	*out = reader;
+	return 0;
+
+fail_fd:
+	close(reader->fd);
+fail_kbuf:
+	kbuffer_free(reader->kbuf);
+fail:
+	free(reader);
+	return ret;
+}
+
+/**
+ * vtrace_ring_reader_close - release a reader
+ * @reader: the reader, may be NULL
+ *
+ * What is still in the ring buffer stays there: drain first.
+ */
+void vtrace_ring_reader_close(struct vtrace_ring_reader *reader)
+{
+	if (!reader)
+		return;
+	reader->ops->close(reader);
+	close(reader->fd);
+	kbuffer_free(reader->kbuf);
+	free(reader);
+}
+
+/**
+ * vtrace_ring_reader_consume - hand out the complete sub-buffers available
+ * @reader: the reader
+ * @fn: called for each sub-buffer
+ * @ctx: passed to @fn
+ *
+ * Never blocks. A sub-buffer the kernel is still writing to stays in the
+ * ring buffer until it is full or vtrace_ring_reader_drain() takes it.
+ * Returns 0, the error @fn returned, or a negative errno.
+ */
+int vtrace_ring_reader_consume(struct vtrace_ring_reader *reader,
+			       vtrace_ring_subbuf_fn fn, void *ctx)
+{
+	return reader->ops->consume(reader, false, fn, ctx);
+}
+
+/**
+ * vtrace_ring_reader_drain - hand out everything left in the ring buffer
+ * @reader: the reader
+ * @fn: called for each sub-buffer
+ * @ctx: passed to @fn
+ *
+ * Call after writing to the buffer has stopped (tracing_on is 0): on
+ * success the buffer is empty, its per-CPU "entries" count is 0.
+ * Returns 0, the error @fn returned, or a negative errno.
+ */
+int vtrace_ring_reader_drain(struct vtrace_ring_reader *reader,
+			     vtrace_ring_subbuf_fn fn, void *ctx)
+{
+	return reader->ops->consume(reader, true, fn, ctx);
+}
+
+/**
+ * vtrace_ring_reader_fd - the descriptor to poll() for POLLIN
+ * @reader: the reader
+ */
+int vtrace_ring_reader_fd(const struct vtrace_ring_reader *reader)
+{
+	return reader->fd;
+}
+
+/**
+ * vtrace_ring_reader_cpu - the CPU a reader reads
+ * @reader: the reader
+ */
+int vtrace_ring_reader_cpu(const struct vtrace_ring_reader *reader)
+{
+	return reader->cpu;
+}
+
+/**
+ * vtrace_ring_reader_path - the path a reader uses (never AUTO)
+ * @reader: the reader
+ */
+enum vtrace_reader_path
+vtrace_ring_reader_path(const struct vtrace_ring_reader *reader)
+{
+	return reader->ops->path;
+}
+
+/**
+ * vtrace_ring_reader_stats - what a reader has handed out so far
+ * @reader: the reader
+ */
+const struct vtrace_ring_stats *
+vtrace_ring_reader_stats(const struct vtrace_ring_reader *reader)
+{
+	return &reader->stats;
+}
+
+/**
+ * vtrace_ring_subbuf_data_size - bytes of events in a sub-buffer
+ * @reader: the reader the sub-buffer belongs to
+ * @subbuf: the sub-buffer
+ *
+ * The commit count of its header, without the missed-events flags.
+ */
+size_t vtrace_ring_subbuf_data_size(struct vtrace_ring_reader *reader,
+				    const void *subbuf)
+{
+	if (kbuffer_load_subbuffer(reader->kbuf, (void *)subbuf) < 0)
+		return 0;
+	return kbuffer_subbuffer_size(reader->kbuf);
+}
+
+/**
+ * vtrace_ring_subbuf_capacity - room for events in one sub-buffer
+ * @reader: the reader
+ */
+size_t vtrace_ring_subbuf_capacity(struct vtrace_ring_reader *reader)
+{
+	return reader->subbuf_size - kbuffer_start_of_data(reader->kbuf);
+}
+
+/**
+ * vtrace_ring_reader_emit - count a sub-buffer's events and hand it out
+ * @reader: the reader it was read by
+ * @subbuf: the sub-buffer, @reader->subbuf_size bytes
+ * @fn: the caller's callback
+ * @ctx: passed to @fn
+ *
+ * Empty sub-buffers are skipped. The events are counted by walking the
+ * sub-buffer with libtraceevent's kbuffer, which also decodes the
+ * missed-events flags the kernel sets in the header after an overrun.
+ */
+int vtrace_ring_reader_emit(struct vtrace_ring_reader *reader,
+			    const void *subbuf, vtrace_ring_subbuf_fn fn,
+			    void *ctx)
+{
+	struct kbuffer *kbuf = reader->kbuf;
+	unsigned long long events = 0;
+	int missed;
+	void *event;
+	int ret;
+
+	if (kbuffer_load_subbuffer(kbuf, (void *)subbuf) < 0)
+		return -EINVAL;
+	if (!kbuffer_subbuffer_size(kbuf))
+		return 0;
+	for (event = kbuffer_read_event(kbuf, NULL); event;
+	     event = kbuffer_next_event(kbuf, NULL))
+		events++;
+	missed = kbuffer_missed_events(kbuf);
+
+	ret = fn(ctx, reader->cpu, subbuf, reader->subbuf_size);
+	if (ret)
+		return ret;
+
+	reader->stats.subbufs++;
+	reader->stats.bytes += reader->subbuf_size;
+	reader->stats.events += events;
+	if (missed) {
+		reader->stats.missed_subbufs++;
+		if (missed > 0)
+			reader->stats.missed_events += missed;
+	}
+	return 0;
+}
