@@ -13,7 +13,6 @@
  *
  * All numbers are in host byte order, which the file header declares.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -147,7 +146,7 @@ static void buf_add(struct out_buf *b, const void *data, size_t len)
 	size_t size;
 	char *p;
 
-	if (b->err)
+	if (b->err || !len)
 		return;
 	if (b->len + len > b->size) {
 		size = b->size ? b->size : 4096;
