@@ -303,10 +303,11 @@ int vtrace_ring_reader_emit(struct vtrace_ring_reader *reader,
 		return -EINVAL;
 	if (!kbuffer_subbuffer_size(kbuf))
 		return 0;
+	/* kbuffer tells missed events only while at the first event. */
+	missed = kbuffer_missed_events(kbuf);
 	for (event = kbuffer_read_event(kbuf, NULL); event;
 	     event = kbuffer_next_event(kbuf, NULL))
 		events++;
-	missed = kbuffer_missed_events(kbuf);
 
 	ret = fn(ctx, reader->cpu, subbuf, reader->subbuf_size);
 	if (ret)

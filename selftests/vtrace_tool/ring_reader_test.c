@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ring-buffer readers of tools/lib/vtrace on this kernel's tracefs,
+ * one variant per path: every event written to a private instance's
+ * trace_marker comes out once, in order, with its text intact; the drain
+ * leaves the buffer empty; an overrun is counted, not hidden.
+ *
+ * Needs root and tracefs. The mmap variant SKIPs on kernels without
+ * ring-buffer mapping (before 6.10).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include <vtrace/ring-reader.h>
+#include <vtrace/ring-stats.h>
+
+#include "../kselftest_harness.h"
+
+#define MARKER_FMT "vtrace-ring %u\n"
+#define MAX_CPUS 64
+
+struct decoded {
+	struct tep_handle *tep;
+	struct tep_event *print;
+	struct tep_format_field *buf_field;
+	struct kbuffer *kbuf;
+	int marker_cpu;
+	unsigned int next_seq;	/* the marker expected next */
+	unsigned int out_of_order;
+	unsigned int foreign;	/* events that are not our markers */
+	unsigned long long gaps; /* markers skipped (lost) */
+};
+
+/* Checks every print event of a sub-buffer against the expected sequence. */
+static int check_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
+{
+	struct decoded *dec = ctx;
+	struct tep_record record = { .cpu = cpu };
+	unsigned int seq;
+	void *data;
+
+	kbuffer_load_subbuffer(dec->kbuf, (void *)subbuf);
+	for (data = kbuffer_read_event(dec->kbuf, NULL); data;
+	     data = kbuffer_next_event(dec->kbuf, NULL)) {
+		record.data = data;
+		record.size = kbuffer_event_size(dec->kbuf);
+		if (tep_data_type(dec->tep, &record) != dec->print->id ||
+		    sscanf((char *)data + dec->buf_field->offset, MARKER_FMT,
+			   &seq) != 1 || cpu != dec->marker_cpu) {
+			dec->foreign++;
+			continue;
+		}
+		if (seq < dec->next_seq)
+			dec->out_of_order++;
+		else
+			dec->gaps += seq - dec->next_seq;
+		dec->next_seq = seq + 1;
+	}
+	return 0;
+}
+
+struct marker_writer {
+	struct tracefs_instance *instance;
+	int cpu;
+	unsigned int count;
+	int err;
+};
+
+static void *write_markers(void *arg)
+{
+	struct marker_writer *w = arg;
+	char line[64];
+	cpu_set_t set;
+	unsigned int i;
+	int fd, len;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		w->err = errno;
+		return NULL;
+	}
+	fd = tracefs_instance_file_open(w->instance, "trace_marker", O_WRONLY);
+	if (fd < 0) {
+		w->err = errno;
+		return NULL;
+	}
+	for (i = 0; i < w->count; i++) {
+		len = snprintf(line, sizeof(line), MARKER_FMT, i);
+		if (write(fd, line, len) != len) {
+			w->err = errno;
+			break;
+		}
+	}
+	close(fd);
+	return NULL;
+}
+
+FIXTURE(ring)
+{
+	struct tracefs_instance *instance;
+	struct vtrace_ring_reader *readers[MAX_CPUS];
+	int nr_cpus;
+	struct decoded dec;
+};
+
+FIXTURE_VARIANT(ring)
+{
+	enum vtrace_reader_path path;
+};
+
+FIXTURE_VARIANT_ADD(ring, mmap)
+{
+	.path = VTRACE_READER_MMAP,
+};
+
+FIXTURE_VARIANT_ADD(ring, splice)
+{
+	.path = VTRACE_READER_SPLICE,
+};
+
+FIXTURE_VARIANT_ADD(ring, read)
+{
+	.path = VTRACE_READER_READ,
+};
+
+static int set_buffer_kb(struct tracefs_instance *instance, int kb)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%d", kb);
+	return tracefs_instance_file_write(instance, "buffer_size_kb", val) < 0;
+}
+
+FIXTURE_SETUP(ring)
+{
+	const char *systems[] = { "ftrace", NULL };
+	char name[64];
+	int cpu, ret;
+
+	if (geteuid())
+		SKIP(return, "needs root");
+	if (!tracefs_tracing_dir())
+		SKIP(return, "tracefs is not mounted");
+
+	snprintf(name, sizeof(name), "vtrace_ring_test_%d", getpid());
+	self->instance = tracefs_instance_create(name);
+	ASSERT_NE(NULL, self->instance);
+	ASSERT_EQ(0, set_buffer_kb(self->instance, 4096));
+
+	self->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	ASSERT_LE(self->nr_cpus, MAX_CPUS);
+	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
+		ret = vtrace_ring_reader_open(self->instance, cpu,
+					      variant->path,
+					      &self->readers[cpu]);
+		if (ret == -EOPNOTSUPP)
+			SKIP(return, "%s reader not offered by this kernel",
+			     vtrace_reader_path_name(variant->path));
+		if (ret == -ENODEV)
+			continue;	/* a possible CPU never brought up */
+		ASSERT_EQ(0, ret);
+		ASSERT_EQ(variant->path,
+			  vtrace_ring_reader_path(self->readers[cpu]));
+	}
+
+	self->dec.tep = tracefs_local_events_system(NULL, systems);
+	ASSERT_NE(NULL, self->dec.tep);
+	self->dec.print = tep_find_event_by_name(self->dec.tep, "ftrace",
+						 "print");
+	ASSERT_NE(NULL, self->dec.print);
+	self->dec.buf_field = tep_find_field(self->dec.print, "buf");
+	ASSERT_NE(NULL, self->dec.buf_field);
+	self->dec.kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST,
+				       KBUFFER_ENDIAN_SAME_AS_HOST);
+	ASSERT_NE(NULL, self->dec.kbuf);
+	self->dec.marker_cpu = self->nr_cpus > 1 ? 1 : 0;
+}
+
+FIXTURE_TEARDOWN(ring)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < self->nr_cpus; cpu++)
+		vtrace_ring_reader_close(self->readers[cpu]);
+	if (self->dec.kbuf)
+		kbuffer_free(self->dec.kbuf);
+	if (self->dec.tep)
+		tep_free(self->dec.tep);
+	if (self->instance) {
+		tracefs_instance_destroy(self->instance);
+		tracefs_instance_free(self->instance);
+	}
+}
+
+static unsigned long long events_of(struct vtrace_ring_reader **readers,
+				    int nr_cpus, int cpu)
+{
+	return readers[cpu] ? vtrace_ring_reader_stats(readers[cpu])->events :
+			      0;
+}
+
+static void drain_all(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(ring) *self)
+{
+	int cpu;
+
+	ASSERT_EQ(0, tracefs_trace_off(self->instance));
+	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
+		if (!self->readers[cpu])
+			continue;
+		ASSERT_EQ(0, vtrace_ring_reader_drain(self->readers[cpu],
+						      check_subbuf,
+						      &self->dec));
+	}
+}
+
+static void assert_buffer_empty(struct __test_metadata *_metadata,
+				FIXTURE_DATA(ring) *self)
+{
+	struct vtrace_ring_counters c;
+	int cpu;
+
+	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
+		if (!self->readers[cpu])
+			continue;
+		ASSERT_EQ(0, vtrace_ring_counters_read(self->instance, cpu,
+						       &c));
+		EXPECT_EQ(0, c.entries)
+			TH_LOG("cpu%d: %llu entries left", cpu, c.entries);
+	}
+}
+
+/* Written before any read: the drain alone must bring out all of it. */
+TEST_F(ring, drain_after_stop_brings_out_every_event)
+{
+	struct marker_writer w = {
+		.instance = self->instance,
+		.cpu = self->dec.marker_cpu,
+		.count = 20000,
+	};
+
+	write_markers(&w);
+	ASSERT_EQ(0, w.err);
+	drain_all(_metadata, self);
+
+	EXPECT_EQ(w.count, self->dec.next_seq);
+	EXPECT_EQ(0, self->dec.gaps);
+	EXPECT_EQ(0, self->dec.out_of_order);
+	EXPECT_EQ(0, self->dec.foreign);
+	EXPECT_EQ(w.count, events_of(self->readers, self->nr_cpus,
+				     self->dec.marker_cpu));
+	assert_buffer_empty(_metadata, self);
+}
+
+/* Read while written, woken by poll(): nothing lost, nothing doubled. */
+TEST_F(ring, consume_while_writing_gets_every_event_once)
+{
+	struct marker_writer w = {
+		.instance = self->instance,
+		.cpu = self->dec.marker_cpu,
+		.count = 300000,
+	};
+	struct pollfd pfd[MAX_CPUS];
+	int map[MAX_CPUS];
+	pthread_t thread;
+	int cpu, n = 0, i;
+
+	ASSERT_LE(0, tracefs_instance_file_write(self->instance,
+						 "buffer_percent", "10"));
+	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
+		if (!self->readers[cpu])
+			continue;
+		pfd[n].fd = vtrace_ring_reader_fd(self->readers[cpu]);
+		pfd[n].events = POLLIN;
+		map[n++] = cpu;
+	}
+	ASSERT_EQ(0, pthread_create(&thread, NULL, write_markers, &w));
+	while (pthread_tryjoin_np(thread, NULL) == EBUSY) {
+		ASSERT_LE(0, poll(pfd, n, 20));
+		for (i = 0; i < n; i++)
+			ASSERT_EQ(0, vtrace_ring_reader_consume(
+					     self->readers[map[i]],
+					     check_subbuf, &self->dec));
+	}
+	ASSERT_EQ(0, w.err);
+	drain_all(_metadata, self);
+
+	EXPECT_EQ(w.count, self->dec.next_seq);
+	EXPECT_EQ(0, self->dec.gaps);
+	EXPECT_EQ(0, self->dec.out_of_order);
+	EXPECT_EQ(w.count, events_of(self->readers, self->nr_cpus,
+				     self->dec.marker_cpu));
+	EXPECT_EQ(0, vtrace_ring_reader_stats(self->readers[w.cpu])
+			     ->missed_subbufs);
+	assert_buffer_empty(_metadata, self);
+}
+
+/*
+ * Nobody reads while a small buffer overflows: the lost events are the
+ * buffer's overrun count, and a sub-buffer header says events are missing.
+ */
+TEST_F(ring, overrun_is_counted)
+{
+	struct marker_writer w = {
+		.instance = self->instance,
+		.cpu = self->dec.marker_cpu,
+		.count = 50000,
+	};
+	const struct vtrace_ring_stats *st;
+	struct vtrace_ring_counters c;
+
+	/* Readers hold the buffer mapped: reopen them after the resize. */
+	for (int cpu = 0; cpu < self->nr_cpus; cpu++) {
+		vtrace_ring_reader_close(self->readers[cpu]);
+		self->readers[cpu] = NULL;
+	}
+	ASSERT_EQ(0, set_buffer_kb(self->instance, 64));
+	for (int cpu = 0; cpu < self->nr_cpus; cpu++) {
+		int ret = vtrace_ring_reader_open(self->instance, cpu,
+						  variant->path,
+						  &self->readers[cpu]);
+
+		if (ret == -ENODEV)
+			continue;
+		ASSERT_EQ(0, ret);
+	}
+
+	write_markers(&w);
+	ASSERT_EQ(0, w.err);
+	ASSERT_EQ(0, vtrace_ring_counters_read(self->instance, w.cpu, &c));
+	ASSERT_LT(0, c.overrun);
+	drain_all(_metadata, self);
+
+	st = vtrace_ring_reader_stats(self->readers[w.cpu]);
+	EXPECT_EQ(w.count, st->events + c.overrun);
+	EXPECT_EQ(w.count, self->dec.next_seq);
+	EXPECT_EQ(c.overrun, self->dec.gaps);
+	EXPECT_EQ(0, self->dec.out_of_order);
+	EXPECT_LE(1, st->missed_subbufs);
+	assert_buffer_empty(_metadata, self);
+}
+
+TEST_HARNESS_MAIN
