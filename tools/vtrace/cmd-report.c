@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vtrace report - print the events of a trace.dat.
+ *
+ * Decoding is libtracecmd's (file, pages, CPU merge by timestamp) and
+ * libtraceevent's (fields, print formats with __print_symbolic); this
+ * file only selects events and formats lines. Text lines are laid out
+ * as trace-cmd report lays them out, so the two can be compared.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <trace-cmd.h>
+#include <trace-seq.h>
+
+#include <vtrace/json.h>
+#include <vtrace/tracedat-writer.h>
+
+#include "builtin.h"
+
+struct report {
+	const char *file;
+	struct tep_handle *tep;
+	int *event_ids; /* NULL: every event */
+	int nr_event_ids;
+	bool json;
+	struct vtrace_json j;
+	struct trace_seq s;
+	unsigned long long count;
+};
+
+static void report_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: vtrace report FILE [--events LIST] [--cpu N] [--json]\n"
+		"\n"
+		"Print the events of a trace.dat in timestamp order, as trace-cmd\n"
+		"report does.\n"
+		"\n"
+		"  --events LIST  only these events: comma-separated, each\n"
+		"                 SYSTEM/EVENT or EVENT\n"
+		"  --cpu N        only events recorded on CPU N\n"
+		"  --json         {\"events\":[...],\"count\":N} on stdout: per event\n"
+		"                 cpu, ts (ns), pid, comm, system, event, its\n"
+		"                 fields and the formatted info line\n");
+}
+
+static void report_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("vtrace report: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Resolves each name of @list to an event id of the file. */
+static int parse_event_list(struct report *r, const char *list)
+{
+	char *copy, *name, *save = NULL, *slash;
+	struct tep_event *event;
+	int ret = 0;
+
+	copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	for (name = strtok_r(copy, ",", &save); name && !ret;
+	     name = strtok_r(NULL, ",", &save)) {
+		slash = strchr(name, '/');
+		if (slash)
+			*slash = '\0';
+		event = slash ? tep_find_event_by_name(r->tep, name,
+						       slash + 1) :
+				tep_find_event_by_name(r->tep, NULL, name);
+		if (slash)
+			*slash = '/';
+		if (!event) {
+			report_error("%s: no event '%s' in this file", r->file,
+				     name);
+			ret = -ENOENT;
+			break;
+		}
+		r->event_ids = reallocarray(r->event_ids, r->nr_event_ids + 1,
+					    sizeof(*r->event_ids));
+		if (!r->event_ids)
+			ret = -ENOMEM;
+		else
+			r->event_ids[r->nr_event_ids++] = event->id;
+	}
+	free(copy);
+	if (!ret && !r->nr_event_ids) {
+		report_error("--events needs at least one event");
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+static bool event_selected(struct report *r, struct tep_event *event)
+{
+	int i;
+
+	if (!r->event_ids)
+		return true;
+	for (i = 0; event && i < r->nr_event_ids; i++)
+		if (r->event_ids[i] == event->id)
+			return true;
+	return false;
+}
+
+/* trace-cmd report's layout: comm-pid [cpu] secs.usecs: name: info */
+static void print_text(struct report *r, struct tep_event *event,
+		       struct tep_record *record)
+{
+	const char *name = event ? event->name : "(NULL)";
+	int len = strlen(name);
+
+	if (record->missed_events > 0)
+		trace_seq_printf(&r->s, "CPU:%d [%lld EVENTS DROPPED]\n",
+				 record->cpu, record->missed_events);
+	else if (record->missed_events < 0)
+		trace_seq_printf(&r->s, "CPU:%d [EVENTS DROPPED]\n",
+				 record->cpu);
+	tep_print_event(r->tep, &r->s, record, "%16s-%-5d [%03d]",
+			TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
+	tep_print_event(r->tep, &r->s, record, " %6.1000d:", TEP_PRINT_TIME);
+	trace_seq_printf(&r->s, " %s: %*s", name, len < 20 ? 20 - len : 0, "");
+	if (event)
+		tep_print_event(r->tep, &r->s, record, "%s", TEP_PRINT_INFO);
+	if (r->s.len && r->s.buffer[r->s.len - 1] == '\n')
+		r->s.len--;
+	trace_seq_terminate(&r->s);
+	puts(r->s.buffer);
+}
+
+/* A string field: fixed char array or __string, cut at its NUL. */
+static void json_string_field(struct report *r, struct tep_event *event,
+			      struct tep_format_field *field,
+			      struct tep_record *record)
+{
+	char *data, *text;
+	int len;
+
+	data = tep_get_field_raw(NULL, event, field->name, record, &len, 0);
+	/* A trailing char buf[] (ftrace/print) runs to the record's end. */
+	if (data && !field->size && !(field->flags & TEP_FIELD_IS_DYNAMIC))
+		len = record->size - field->offset;
+	if (!data || len < 0)
+		len = 0;
+	text = strndup(data ? data : "", len);
+	if (!text) {
+		r->j.err = -ENOMEM;
+		return;
+	}
+	vtrace_json_string(&r->j, field->name, text);
+	free(text);
+}
+
+static void json_fields(struct report *r, struct tep_event *event,
+			struct tep_record *record)
+{
+	struct tep_format_field *field;
+	unsigned long long val;
+
+	vtrace_json_object_begin(&r->j, "fields");
+	for (field = event->format.fields; field; field = field->next) {
+		if (field->flags & TEP_FIELD_IS_STRING) {
+			json_string_field(r, event, field, record);
+			continue;
+		}
+		/* Non-string arrays have no one value; info shows them. */
+		if (field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC))
+			continue;
+		if (tep_read_number_field(field, record->data, &val))
+			continue;
+		if (!(field->flags & TEP_FIELD_IS_SIGNED))
+			vtrace_json_uint(&r->j, field->name, val);
+		else if (field->size == 1)
+			vtrace_json_int(&r->j, field->name, (int8_t)val);
+		else if (field->size == 2)
+			vtrace_json_int(&r->j, field->name, (int16_t)val);
+		else if (field->size == 4)
+			vtrace_json_int(&r->j, field->name, (int32_t)val);
+		else
+			vtrace_json_int(&r->j, field->name, (int64_t)val);
+	}
+	vtrace_json_object_end(&r->j);
+}
+
+static void print_json(struct report *r, struct tep_event *event,
+		       struct tep_record *record)
+{
+	vtrace_json_object_begin(&r->j, NULL);
+	vtrace_json_int(&r->j, "cpu", record->cpu);
+	vtrace_json_uint(&r->j, "ts", record->ts);
+	trace_seq_reset(&r->s);
+	tep_print_event(r->tep, &r->s, record, "%d", TEP_PRINT_PID);
+	trace_seq_terminate(&r->s);
+	vtrace_json_int(&r->j, "pid", strtol(r->s.buffer, NULL, 10));
+	trace_seq_reset(&r->s);
+	tep_print_event(r->tep, &r->s, record, "%s", TEP_PRINT_COMM);
+	trace_seq_terminate(&r->s);
+	vtrace_json_string(&r->j, "comm", r->s.buffer);
+	if (record->missed_events)
+		vtrace_json_int(&r->j, "missed_events", record->missed_events);
+	if (event) {
+		vtrace_json_string(&r->j, "system", event->system);
+		vtrace_json_string(&r->j, "event", event->name);
+		json_fields(r, event, record);
+		trace_seq_reset(&r->s);
+		tep_print_event(r->tep, &r->s, record, "%s", TEP_PRINT_INFO);
+		if (r->s.len && r->s.buffer[r->s.len - 1] == '\n')
+			r->s.len--;
+		trace_seq_terminate(&r->s);
+		vtrace_json_string(&r->j, "info", r->s.buffer);
+	}
+	vtrace_json_object_end(&r->j);
+}
+
+static int show_record(struct tracecmd_input *handle, struct tep_record *record,
+		       int cpu, void *data)
+{
+	struct report *r = data;
+	struct tep_event *event;
+
+	event = tep_find_event_by_record(r->tep, record);
+	if (!event_selected(r, event))
+		return 0;
+	r->count++;
+	trace_seq_reset(&r->s);
+	if (r->json)
+		print_json(r, event, record);
+	else
+		print_text(r, event, record);
+	return 0;
+}
+
+/* Explains why @file cannot be opened, as precisely as we can tell. */
+static void explain_open_failure(const char *file, int err)
+{
+	int incomplete = vt_tracedat_check_incomplete(file);
+
+	if (incomplete == 1)
+		report_error(
+			"%s is incomplete: the recording that wrote it "
+			"stopped before finishing the file (killed or "
+			"crashed); the captured pages are still in %s.cpuN",
+			file, file);
+	else if (incomplete < 0)
+		report_error("%s: %s", file, strerror(-incomplete));
+	else
+		report_error("%s: not a readable trace.dat (truncated or "
+			     "corrupt): %s",
+			     file, err ? strerror(err) : "bad header");
+}
+
+static int parse_cpu(const char *arg, int *cpu)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 0 || v >= CPU_SETSIZE) {
+		report_error("--cpu: '%s' is not a CPU number", arg);
+		return -EINVAL;
+	}
+	*cpu = v;
+	return 0;
+}
+
+static int iterate(struct report *r, struct tracecmd_input *handle, int cpu)
+{
+	cpu_set_t *set = NULL;
+	size_t size = 0;
+	int ret;
+
+	if (cpu >= 0) {
+		if (cpu >= tep_get_cpus(r->tep)) {
+			report_error("%s: --cpu %d: the file has CPUs 0-%d",
+				     r->file, cpu, tep_get_cpus(r->tep) - 1);
+			return -EINVAL;
+		}
+		set = CPU_ALLOC(cpu + 1);
+		if (!set)
+			return -ENOMEM;
+		size = CPU_ALLOC_SIZE(cpu + 1);
+		CPU_ZERO_S(size, set);
+		CPU_SET_S(cpu, size, set);
+	}
+	if (r->json) {
+		vtrace_json_init(&r->j, stdout);
+		vtrace_json_object_begin(&r->j, NULL);
+		vtrace_json_string(&r->j, "file", r->file);
+		vtrace_json_array_begin(&r->j, "events");
+	}
+	ret = tracecmd_iterate_events(handle, set, size, show_record, r);
+	CPU_FREE(set);
+	if (r->json) {
+		vtrace_json_array_end(&r->j);
+		vtrace_json_uint(&r->j, "count", r->count);
+		vtrace_json_object_end(&r->j);
+		if (vtrace_json_finish(&r->j) && !ret)
+			ret = -EIO;
+	}
+	return ret < 0 ? ret : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "events", required_argument, NULL, 'e' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report r = { 0 };
+	struct tracecmd_input *handle;
+	const char *events = NULL;
+	int opt, cpu = -1, ret;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			events = optarg;
+			break;
+		case 'C':
+			if (parse_cpu(optarg, &cpu))
+				return VTRACE_EXIT_USAGE;
+			break;
+		case 'j':
+			r.json = true;
+			break;
+		case 'h':
+			report_usage(stdout);
+			return VTRACE_EXIT_OK;
+		default:
+			report_usage(stderr);
+			return VTRACE_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		report_usage(stderr);
+		return VTRACE_EXIT_USAGE;
+	}
+	r.file = argv[optind];
+
+	/* We explain failures ourselves; the library's own words go. */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	errno = 0;
+	handle = tracecmd_open(r.file, 0);
+	if (!handle) {
+		explain_open_failure(r.file, errno);
+		return VTRACE_EXIT_FAIL;
+	}
+	r.tep = tracecmd_get_tep(handle);
+	trace_seq_init(&r.s);
+	ret = events ? parse_event_list(&r, events) : 0;
+	if (!ret)
+		ret = iterate(&r, handle, cpu);
+	if (ret && ret != -ENOENT && ret != -EINVAL)
+		report_error("%s: %s", r.file, strerror(-ret));
+	trace_seq_destroy(&r.s);
+	free(r.event_ids);
+	tracecmd_close(handle);
+	return ret ? VTRACE_EXIT_FAIL : VTRACE_EXIT_OK;
+}
