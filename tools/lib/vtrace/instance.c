@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The tracefs instance a command works in.
+ *
+ * vtrace removes an instance only if vtrace created it. That fact has to
+ * outlive the process that created it ("enable" creates, a later
+ * "disable --all" removes), so it is kept as a marker file in a state
+ * directory, holding the device and inode of the instance directory: a
+ * same-named instance someone else made after ours was removed does not
+ * match and is left alone.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include <vtrace/event-name.h>
+#include <vtrace/instance.h>
+
+/**
+ * struct vtrace_instance - an open tracefs instance
+ * @tfs: libtracefs handle, NULL for the top level buffer
+ * @name: instance name, NULL for the top level buffer
+ * @is_new: created by this open
+ */
+struct vtrace_instance {
+	struct tracefs_instance *tfs;
+	char *name;
+	bool is_new;
+};
+
+static const char *state_dir(void)
+{
+	const char *dir = getenv(VTRACE_STATE_DIR_ENV);
+
+	return dir && *dir ? dir : VTRACE_STATE_DIR;
+}
+
+static char *marker_path(const char *name)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/instance-%s", state_dir(), name) < 0)
+		return NULL;
+	return path;
+}
+
+/* Identify the instance directory by device and inode. */
+static int instance_id(struct vtrace_instance *vi, char *buf, size_t size)
+{
+	struct stat st;
+	char *dir;
+	int ret;
+
+	dir = tracefs_instance_get_dir(vi->tfs);
+	if (!dir)
+		return -ENOMEM;
+	ret = stat(dir, &st) ? -errno : 0;
+	tracefs_put_tracing_file(dir);
+	if (ret)
+		return ret;
+	snprintf(buf, size, "%llu:%llu\n", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	return 0;
+}
+
+static int marker_write(struct vtrace_instance *vi)
+{
+	char id[64], *path;
+	FILE *f;
+	int ret;
+
+	ret = instance_id(vi, id, sizeof(id));
+	if (ret)
+		return ret;
+	if (mkdir(state_dir(), 0755) && errno != EEXIST)
+		return -errno;
+	path = marker_path(vi->name);
+	if (!path)
+		return -ENOMEM;
+	f = fopen(path, "we");
+	if (!f) {
+		ret = -errno;
+		goto out;
+	}
+	fputs(id, f);
+	if (fclose(f))
+		ret = -errno;
+out:
+	free(path);
+	return ret;
+}
+
+/* Whether the marker names this very instance directory. */
+static bool marker_matches(struct vtrace_instance *vi)
+{
+	char id[64], stored[64] = "";
+	char *path;
+	FILE *f;
+
+	if (!vi->name || instance_id(vi, id, sizeof(id)))
+		return false;
+	path = marker_path(vi->name);
+	if (!path)
+		return false;
+	f = fopen(path, "re");
+	free(path);
+	if (!f)
+		return false;
+	if (!fgets(stored, sizeof(stored), f))
+		stored[0] = '\0';
+	fclose(f);
+	return !strcmp(id, stored);
+}
+
+static void marker_remove(const char *name)
+{
+	char *path = marker_path(name);
+
+	if (path)
+		unlink(path);
+	free(path);
+}
+
+/**
+ * vtrace_instance_open - open the top level buffer or a named instance
+ * @name: instance name, or NULL for the top level buffer
+ * @mode: %VTRACE_INSTANCE_CREATE creates a missing instance (and marks it
+ *	as vtrace's), %VTRACE_INSTANCE_EXISTING fails with -ENOENT instead
+ * @out: set to the new handle, to be released with vtrace_instance_close()
+ *
+ * tracefs must have been located first (see vtrace_tracing_dir()).
+ *
+ * Return: 0, -EINVAL for a bad name, -ENOENT, -ENOMEM or the -errno of the
+ * failed mkdir in tracefs.
+ */
+int vtrace_instance_open(const char *name, enum vtrace_instance_mode mode,
+			 struct vtrace_instance **out)
+{
+	struct vtrace_name_error nerr;
+	struct vtrace_instance *vi;
+	int ret;
+
+	if (name && vtrace_instance_name_check(name, &nerr))
+		return -EINVAL;
+
+	vi = calloc(1, sizeof(*vi));
+	if (!vi)
+		return -ENOMEM;
+	if (!name)
+		goto done;
+
+	vi->name = strdup(name);
+	if (!vi->name) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	if (mode == VTRACE_INSTANCE_EXISTING &&
+	    !tracefs_instance_exists(name)) {
+		ret = -ENOENT;
+		goto err;
+	}
+	errno = 0;
+	if (mode == VTRACE_INSTANCE_CREATE)
+		vi->tfs = tracefs_instance_create(name);
+	else
+		vi->tfs = tracefs_instance_alloc(NULL, name);
+	if (!vi->tfs) {
+		ret = errno ? -errno : -ENOMEM;
+		goto err;
+	}
+	vi->is_new = tracefs_instance_is_new(vi->tfs);
+	if (vi->is_new) {
+		ret = marker_write(vi);
+		if (ret) {
+			/* Do not leave an instance nobody will know to remove. */
+			tracefs_instance_destroy(vi->tfs);
+			goto err;
+		}
+	}
+done:
+	*out = vi;
+	return 0;
+err:
+	if (vi->tfs)
+		tracefs_instance_free(vi->tfs);
+	free(vi->name);
+	free(vi);
+	return ret;
+}
+
+/**
+ * vtrace_instance_close - release a handle (the instance stays)
+ * @vi: handle from vtrace_instance_open(), or NULL
+ */
+void vtrace_instance_close(struct vtrace_instance *vi)
+{
+	if (!vi)
+		return;
+	tracefs_instance_free(vi->tfs);
+	free(vi->name);
+	free(vi);
+}
+
+/**
+ * vtrace_instance_remove - remove the instance if vtrace created it
+ * @vi: handle of a named instance
+ *
+ * The handle stays valid (for vtrace_instance_close()) but refers to nothing.
+ *
+ * Return: 0 when removed, -EPERM when vtrace did not create it (or @vi is
+ * the top level buffer), or the -errno of the failed rmdir (-EBUSY while a
+ * reader has it open).
+ */
+int vtrace_instance_remove(struct vtrace_instance *vi)
+{
+	if (!vtrace_instance_is_owned(vi))
+		return -EPERM;
+	errno = 0;
+	if (tracefs_instance_destroy(vi->tfs))
+		return errno ? -errno : -EIO;
+	marker_remove(vi->name);
+	return 0;
+}
+
+/**
+ * vtrace_instance_tracefs - the libtracefs handle
+ * @vi: handle
+ *
+ * Return: the handle for libtracefs calls; NULL is the top level buffer.
+ */
+struct tracefs_instance *
+vtrace_instance_tracefs(const struct vtrace_instance *vi)
+{
+	return vi->tfs;
+}
+
+/**
+ * vtrace_instance_name - name for messages
+ * @vi: handle
+ *
+ * Return: the instance name, or NULL for the top level buffer.
+ */
+const char *vtrace_instance_name(const struct vtrace_instance *vi)
+{
+	return vi->name;
+}
+
+/**
+ * vtrace_instance_is_new - whether this open created the instance
+ * @vi: handle
+ *
+ * Return: true when vtrace_instance_open() made the directory.
+ */
+bool vtrace_instance_is_new(const struct vtrace_instance *vi)
+{
+	return vi->is_new;
+}
+
+/**
+ * vtrace_instance_is_owned - whether vtrace created this instance
+ * @vi: handle
+ *
+ * Return: true when this or an earlier vtrace run created the instance.
+ */
+bool vtrace_instance_is_owned(const struct vtrace_instance *vi)
+{
+	return vi->name &&
+	       (vi->is_new || marker_matches((struct vtrace_instance *)vi));
+}

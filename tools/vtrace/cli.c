@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers shared by the subcommands. This is where library errors become
+ * messages: the library only returns them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <vtrace/event-name.h>
+#include <vtrace/tracing-dir.h>
+
+#include "builtin.h"
+#include "cli.h"
+
+static void vmessage(const char *what, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "vtrace: %s: ", what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+/**
+ * vtrace_err - print an error message to stderr
+ * @fmt: printf format, no trailing newline
+ */
+void vtrace_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("error", fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * vtrace_warn - print a warning message to stderr
+ * @fmt: printf format, no trailing newline
+ */
+void vtrace_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("warning", fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * cli_files_add - remember a -f argument
+ * @files: list to append to
+ * @name: file name, borrowed
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int cli_files_add(struct cli_files *files, char *name)
+{
+	char **names;
+
+	names = realloc(files->names, (files->nr + 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	names[files->nr++] = name;
+	files->names = names;
+	return 0;
+}
+
+/**
+ * cli_load_categories - load the category files a command works with
+ * @files: files given with -f; when none, $VTRACE_CATEGORIES or the
+ *	Android default (which is skipped silently when it does not exist)
+ * @map: map to merge the files into
+ * @diags: findings, for the caller to print
+ *
+ * Return: 0, -EINVAL when a file had errors, or the -errno of a file that
+ * could not be read.
+ */
+int cli_load_categories(const struct cli_files *files,
+			struct vtrace_catmap *map, struct vtrace_diags *diags)
+{
+	const char *env = getenv(VTRACE_CATEGORIES_ENV);
+	int ret = 0, err;
+	size_t i;
+
+	if (!files->nr && env && *env)
+		return vtrace_catmap_load(map, env, diags);
+	if (!files->nr) {
+		if (access(VTRACE_DEFAULT_CATEGORIES, F_OK) && errno == ENOENT)
+			return 0;
+		return vtrace_catmap_load(map, VTRACE_DEFAULT_CATEGORIES,
+					  diags);
+	}
+	for (i = 0; i < files->nr; i++) {
+		err = vtrace_catmap_load(map, files->names[i], diags);
+		/* An unreadable file outranks one with errors. */
+		if (err && (!ret || ret == -EINVAL))
+			ret = err;
+	}
+	return ret;
+}
+
+/**
+ * cli_print_diags - print findings as FILE:LINE:COL: SEVERITY: MESSAGE
+ * @out: stream
+ * @diags: findings
+ */
+void cli_print_diags(FILE *out, const struct vtrace_diags *diags)
+{
+	const struct vtrace_diag *d;
+	size_t i;
+
+	for (i = 0; i < diags->nr; i++) {
+		d = &diags->items[i];
+		if (!d->line)
+			fprintf(out, "%s: ", d->file);
+		else if (!d->column)
+			fprintf(out, "%s:%u: ", d->file, d->line);
+		else
+			fprintf(out, "%s:%u:%u: ", d->file, d->line, d->column);
+		fprintf(out, "%s: %s\n", vtrace_severity_name(d->severity),
+			d->message);
+	}
+}
+
+/**
+ * cli_json_diags - write the "diagnostics" member
+ * @j: JSON writer, inside the top level object
+ * @diags: findings
+ *
+ * Line and column are 0 when a finding is about a whole file or line.
+ */
+void cli_json_diags(struct vtrace_json *j, const struct vtrace_diags *diags)
+{
+	const struct vtrace_diag *d;
+	size_t i;
+
+	vtrace_json_array_begin(j, "diagnostics");
+	for (i = 0; i < diags->nr; i++) {
+		d = &diags->items[i];
+		vtrace_json_object_begin(j, NULL);
+		vtrace_json_string(j, "file", d->file);
+		vtrace_json_uint(j, "line", d->line);
+		vtrace_json_uint(j, "column", d->column);
+		vtrace_json_string(j, "severity",
+				   vtrace_severity_name(d->severity));
+		vtrace_json_string(j, "message", d->message);
+		vtrace_json_object_end(j);
+	}
+	vtrace_json_array_end(j);
+}
+
+/**
+ * cli_open_tracefs - find (or mount) tracefs and open the instance
+ * @instance: --instance argument, or NULL for the top level buffer
+ * @mode: whether a missing instance is created
+ * @vi: set to the open instance
+ *
+ * Prints what went wrong and what to do about it.
+ *
+ * Return: %VTRACE_EXIT_OK, or the exit status to fail with.
+ */
+int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
+		     struct vtrace_instance **vi)
+{
+	struct vtrace_name_error nerr;
+	const char *dir;
+	int ret;
+
+	if (instance && vtrace_instance_name_check(instance, &nerr)) {
+		vtrace_err("bad instance name '%s': %s", instance, nerr.reason);
+		return VTRACE_EXIT_USAGE;
+	}
+
+	ret = vtrace_tracing_dir(geteuid() == 0, &dir);
+	if (ret == -ENODEV && geteuid() != 0) {
+		vtrace_err(
+			"tracefs is not mounted; as root, run: mount -t tracefs nodev %s",
+			VTRACE_TRACEFS_MOUNTPOINT);
+		return VTRACE_EXIT_FAIL;
+	}
+	if (ret) {
+		vtrace_err(
+			"cannot mount tracefs on %s: %s; mount it with: mount -t tracefs nodev %s",
+			VTRACE_TRACEFS_MOUNTPOINT, strerror(-ret),
+			VTRACE_TRACEFS_MOUNTPOINT);
+		return VTRACE_EXIT_FAIL;
+	}
+
+	ret = vtrace_instance_open(instance, mode, vi);
+	if (ret == -ENOENT) {
+		vtrace_err(
+			"no tracefs instance '%s' (vtrace enable --instance %s creates it)",
+			instance, instance);
+		return VTRACE_EXIT_FAIL;
+	}
+	if (ret) {
+		vtrace_err("cannot open tracefs instance '%s' in %s: %s",
+			   instance, dir, strerror(-ret));
+		return VTRACE_EXIT_FAIL;
+	}
+	return VTRACE_EXIT_OK;
+}
+
+/**
+ * cli_instance_label - how messages name an instance
+ * @vi: instance
+ *
+ * Return: "instance NAME" or "the top level buffer".
+ */
+const char *cli_instance_label(const struct vtrace_instance *vi)
+{
+	static char label[VTRACE_EVENT_PART_MAX + 16];
+
+	if (!vtrace_instance_name(vi))
+		return "the top level buffer";
+	snprintf(label, sizeof(label), "instance %s", vtrace_instance_name(vi));
+	return label;
+}
+
+/**
+ * cli_finish_json - end a --json document, reporting a failed write
+ * @j: writer
+ *
+ * Return: 0, or %VTRACE_EXIT_USAGE (an I/O error) when stdout failed.
+ */
+int cli_finish_json(struct vtrace_json *j)
+{
+	int ret = vtrace_json_finish(j);
+
+	if (!ret)
+		return 0;
+	vtrace_err("writing JSON output: %s", strerror(-ret));
+	return VTRACE_EXIT_USAGE;
+}

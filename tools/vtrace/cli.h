@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the subcommands share: messages, category file loading, opening
+ * tracefs, and the common parts of --json output.
+ */
+#ifndef _VTRACE_CLI_H
+#define _VTRACE_CLI_H
+
+#include <stdio.h>
+
+#include <vtrace/categories.h>
+#include <vtrace/diag.h>
+#include <vtrace/instance.h>
+#include <vtrace/json.h>
+
+#define VTRACE_VERSION "0.1"
+
+/* Overrides the default category file, like the -f option. */
+#define VTRACE_CATEGORIES_ENV "VTRACE_CATEGORIES"
+
+void vtrace_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void vtrace_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
+ * struct cli_files - category files given with -f
+ * @names: the arguments, borrowed from argv
+ * @nr: how many
+ */
+struct cli_files {
+	char **names;
+	size_t nr;
+};
+
+int cli_files_add(struct cli_files *files, char *name);
+int cli_load_categories(const struct cli_files *files,
+			struct vtrace_catmap *map, struct vtrace_diags *diags);
+void cli_print_diags(FILE *out, const struct vtrace_diags *diags);
+void cli_json_diags(struct vtrace_json *j, const struct vtrace_diags *diags);
+int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
+		     struct vtrace_instance **vi);
+const char *cli_instance_label(const struct vtrace_instance *vi);
+int cli_finish_json(struct vtrace_json *j);
+
+#endif /* _VTRACE_CLI_H */
