@@ -23,6 +23,7 @@
 #include <trace-seq.h>
 
 #include <vtrace/json.h>
+#include <vtrace/tracedat-check.h>
 #include <vtrace/tracedat-writer.h>
 
 #include "builtin.h"
@@ -245,23 +246,28 @@ static int show_record(struct tracecmd_input *handle, struct tep_record *record,
 	return 0;
 }
 
-/* Explains why @file cannot be opened, as precisely as we can tell. */
-static void explain_open_failure(const char *file, int err)
+/*
+ * Checks @file's layout before libtracecmd sees it: an unfinished
+ * recording and a truncated file get their own message (and libtracecmd
+ * 1.3 would crash on the latter, see tracedat-check.h).
+ */
+static int check_file(const char *file)
 {
-	int incomplete = vt_tracedat_check_incomplete(file);
+	char msg[256];
+	int ret;
 
-	if (incomplete == 1)
+	ret = vt_tracedat_check(file, msg, sizeof(msg));
+	if (ret == -ENODATA)
 		report_error(
 			"%s is incomplete: the recording that wrote it "
 			"stopped before finishing the file (killed or "
 			"crashed); the captured pages are still in %s.cpuN",
 			file, file);
-	else if (incomplete < 0)
-		report_error("%s: %s", file, strerror(-incomplete));
-	else
-		report_error("%s: not a readable trace.dat (truncated or "
-			     "corrupt): %s",
-			     file, err ? strerror(err) : "bad header");
+	else if (ret == -EINVAL)
+		report_error("%s: %s", file, msg);
+	else if (ret)
+		report_error("%s: %s", file, strerror(-ret));
+	return ret;
 }
 
 static int parse_cpu(const char *arg, int *cpu)
@@ -357,12 +363,14 @@ int cmd_report(int argc, char **argv)
 	}
 	r.file = argv[optind];
 
+	if (check_file(r.file))
+		return VTRACE_EXIT_FAIL;
 	/* We explain failures ourselves; the library's own words go. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	errno = 0;
 	handle = tracecmd_open(r.file, 0);
 	if (!handle) {
-		explain_open_failure(r.file, errno);
+		report_error("%s: not a readable trace.dat (corrupt header)",
+			     r.file);
 		return VTRACE_EXIT_FAIL;
 	}
 	r.tep = tracecmd_get_tep(handle);

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layout check of a trace.dat; see tracedat-check.h for why.
+ */
+#include <byteswap.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracedat-check.h"
+#include "tracedat-writer.h"
+
+/* Longest system name and version string we accept. */
+#define NAME_MAX_LEN 256
+
+/* Option ids of trace-cmd.dat(5) that change the layout. */
+#define OPTION_DONE 0
+#define OPTION_TRACECLOCK 4
+
+struct walk {
+	int fd;
+	uint64_t pos;
+	uint64_t size;
+	bool swap;
+	char *msg;
+	size_t msg_size;
+};
+
+static int fail(struct walk *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->msg, w->msg_size, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int truncated(struct walk *w, const char *section, uint64_t need)
+{
+	return fail(w, "truncated in %s: needs %llu bytes, the file has %llu",
+		    section, (unsigned long long)need,
+		    (unsigned long long)w->size);
+}
+
+static int read_bytes(struct walk *w, void *buf, size_t len,
+		      const char *section)
+{
+	ssize_t n;
+
+	if (len > w->size - w->pos)
+		return truncated(w, section, w->pos + len);
+	n = pread(w->fd, buf, len, w->pos);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n != len)
+		return truncated(w, section, w->pos + len);
+	w->pos += len;
+	return 0;
+}
+
+static int read_u16(struct walk *w, uint16_t *v, const char *section)
+{
+	int ret = read_bytes(w, v, sizeof(*v), section);
+
+	if (!ret && w->swap)
+		*v = bswap_16(*v);
+	return ret;
+}
+
+static int read_u32(struct walk *w, uint32_t *v, const char *section)
+{
+	int ret = read_bytes(w, v, sizeof(*v), section);
+
+	if (!ret && w->swap)
+		*v = bswap_32(*v);
+	return ret;
+}
+
+static int read_u64(struct walk *w, uint64_t *v, const char *section)
+{
+	int ret = read_bytes(w, v, sizeof(*v), section);
+
+	if (!ret && w->swap)
+		*v = bswap_64(*v);
+	return ret;
+}
+
+static int skip(struct walk *w, uint64_t len, const char *section)
+{
+	if (len > w->size - w->pos)
+		return truncated(w, section, w->pos + len);
+	w->pos += len;
+	return 0;
+}
+
+/* A NUL-terminated string of at most NAME_MAX_LEN bytes. */
+static int read_name(struct walk *w, char *name, const char *section)
+{
+	int i, ret;
+
+	for (i = 0; i < NAME_MAX_LEN; i++) {
+		ret = read_bytes(w, &name[i], 1, section);
+		if (ret)
+			return ret;
+		if (!name[i])
+			return 0;
+	}
+	return fail(w, "corrupt %s: name longer than %d bytes", section,
+		    NAME_MAX_LEN);
+}
+
+static int expect(struct walk *w, const char *tag, size_t len,
+		  const char *section)
+{
+	char buf[16];
+	int ret;
+
+	ret = read_bytes(w, buf, len, section);
+	if (!ret && memcmp(buf, tag, len))
+		ret = fail(w, "corrupt file: no %s section", section);
+	return ret;
+}
+
+/* A 64-bit size followed by that many bytes. */
+static int skip_sized64(struct walk *w, const char *section)
+{
+	uint64_t len;
+	int ret;
+
+	ret = read_u64(w, &len, section);
+	return ret ? ret : skip(w, len, section);
+}
+
+static int skip_sized32(struct walk *w, const char *section)
+{
+	uint32_t len;
+	int ret;
+
+	ret = read_u32(w, &len, section);
+	return ret ? ret : skip(w, len, section);
+}
+
+static int walk_formats(struct walk *w)
+{
+	char system[NAME_MAX_LEN];
+	uint32_t n, systems, i, j;
+	int ret;
+
+	ret = read_u32(w, &n, "the ftrace formats");
+	for (i = 0; !ret && i < n; i++)
+		ret = skip_sized64(w, "the ftrace formats");
+	if (!ret)
+		ret = read_u32(w, &systems, "the event formats");
+	for (i = 0; !ret && i < systems; i++) {
+		ret = read_name(w, system, "the event formats");
+		if (!ret)
+			ret = read_u32(w, &n, "the event formats");
+		for (j = 0; !ret && j < n; j++)
+			ret = skip_sized64(w, "the event formats");
+	}
+	return ret;
+}
+
+/* The options; sets *clock when the trace clock follows the CPU data. */
+static int walk_options(struct walk *w, bool *clock)
+{
+	uint16_t id;
+	uint32_t len;
+	int ret;
+
+	for (;;) {
+		ret = read_u16(w, &id, "the options");
+		if (ret || id == OPTION_DONE)
+			return ret;
+		ret = read_u32(w, &len, "the options");
+		if (!ret)
+			ret = skip(w, len, "the options");
+		if (ret)
+			return ret;
+		if (id == OPTION_TRACECLOCK)
+			*clock = true;
+	}
+}
+
+static int walk_flyrecord(struct walk *w, uint32_t cpus, bool clock)
+{
+	uint64_t offset, len;
+	uint32_t cpu;
+	int ret = 0;
+
+	for (cpu = 0; !ret && cpu < cpus; cpu++) {
+		ret = read_u64(w, &offset, "the CPU data offsets");
+		if (!ret)
+			ret = read_u64(w, &len, "the CPU data offsets");
+		if (ret)
+			return ret;
+		if (len && (offset > w->size || len > w->size - offset))
+			return fail(
+				w,
+				"truncated: CPU %u data needs %llu bytes, the file has %llu",
+				cpu, (unsigned long long)offset + len,
+				(unsigned long long)w->size);
+	}
+	if (clock)
+		ret = skip_sized64(w, "the trace clock");
+	return ret;
+}
+
+static int walk_v6(struct walk *w)
+{
+	char type[10];
+	uint32_t cpus;
+	bool clock = false;
+	int ret;
+
+	ret = expect(w, "header_page", 12, "header_page");
+	if (!ret)
+		ret = skip_sized64(w, "header_page");
+	if (!ret)
+		ret = expect(w, "header_event", 13, "header_event");
+	if (!ret)
+		ret = skip_sized64(w, "header_event");
+	if (!ret)
+		ret = walk_formats(w);
+	if (!ret)
+		ret = skip_sized32(w, "kallsyms");
+	if (!ret)
+		ret = skip_sized32(w, "printk formats");
+	if (!ret)
+		ret = skip_sized64(w, "saved cmdlines");
+	if (!ret)
+		ret = read_u32(w, &cpus, "the CPU count");
+	if (!ret)
+		ret = read_bytes(w, type, sizeof(type), "the options");
+	if (!ret && !memcmp(type, "options  ", 10)) {
+		ret = walk_options(w, &clock);
+		if (!ret)
+			ret = read_bytes(w, type, sizeof(type), "flyrecord");
+	}
+	if (ret || !memcmp(type, "latency  ", 10))
+		return ret;
+	if (memcmp(type, "flyrecord", 10))
+		return fail(w, "corrupt file: no flyrecord section");
+	return walk_flyrecord(w, cpus, clock);
+}
+
+/* Magic, version, endianness, long size, page size. */
+static int walk_initial(struct walk *w, bool *v6)
+{
+	static const char magic[] = "\x17\x08\x44tracing";
+	char head[10], version[NAME_MAX_LEN];
+	uint8_t endian, long_size;
+	uint16_t one = 1;
+	uint32_t page_size;
+	int ret;
+
+	ret = read_bytes(w, head, sizeof(head), "the file header");
+	if (ret)
+		return ret;
+	if (memcmp(head, magic, sizeof(head)))
+		return fail(w, "not a trace.dat file (bad magic)");
+	ret = read_name(w, version, "the file header");
+	if (ret || strcmp(version, "6"))
+		return ret;
+	ret = read_bytes(w, &endian, 1, "the file header");
+	if (!ret)
+		ret = read_bytes(w, &long_size, 1, "the file header");
+	if (ret)
+		return ret;
+	if (endian > 1 || (long_size != 4 && long_size != 8))
+		return fail(w, "corrupt file header");
+	w->swap = endian != !*(uint8_t *)&one;
+	ret = read_u32(w, &page_size, "the file header");
+	if (!ret && (page_size < 256 || (page_size & (page_size - 1))))
+		ret = fail(w, "corrupt file header: page size %u", page_size);
+	*v6 = !ret;
+	return ret;
+}
+
+int vt_tracedat_check(const char *path, char *msg, size_t msg_size)
+{
+	struct walk w = { .msg = msg, .msg_size = msg_size };
+	struct stat st;
+	bool v6 = false;
+	int ret;
+
+	snprintf(msg, msg_size, "%s", "");
+	ret = vt_tracedat_check_incomplete(path);
+	if (ret)
+		return ret > 0 ? -ENODATA : ret;
+	w.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (w.fd < 0)
+		return -errno;
+	if (fstat(w.fd, &st)) {
+		ret = -errno;
+	} else {
+		w.size = st.st_size;
+		ret = walk_initial(&w, &v6);
+		if (!ret && v6)
+			ret = walk_v6(&w);
+	}
+	close(w.fd);
+	return ret;
+}
