@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deterministic simulator of a Mali GPU and the Exynos TMUs, for boards and
+ * VMs without the vendor drivers.
+ *
+ * Each step advances a simulated clock by period_ms, moves the simulated
+ * loads by a random walk drawn from the simulator's own seeded PRNG, and
+ * emits the events a real GPU and thermal driver would emit for the new
+ * state.  Nothing depends on wall-clock time or on which events are
+ * enabled, so a reset to a seed followed by N steps always gives the same
+ * event sequence, change_ns included.  The model and its invariants are
+ * described in Documentation/vtrace-module.rst.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/prandom.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/time64.h>
+#include <linux/workqueue.h>
+
+#include <trace/events/mali.h>
+#include <trace/events/thermal_exynos.h>
+
+#include "debug.h"
+#include "vtrace.h"
+
+static bool sim_autostart;
+module_param(sim_autostart, bool, 0444);
+MODULE_PARM_DESC(sim_autostart, "Start the simulator at load time");
+
+static unsigned int sim_period_ms = 100;
+module_param(sim_period_ms, uint, 0444);
+MODULE_PARM_DESC(sim_period_ms, "Initial simulator step period, 1..60000 ms");
+
+static unsigned long long sim_seed = 1;
+module_param(sim_seed, ullong, 0444);
+MODULE_PARM_DESC(sim_seed, "Initial simulator PRNG seed");
+
+#define SIM_PERIOD_MS_MAX	60000
+#define SIM_STEPS_PER_WRITE_MAX	10000000
+
+/* The simulated GPU: kbase device 0, one L2 slice and tiler, 7 shaders. */
+#define SIM_GPU_ID		0
+#define SIM_L2_PRESENT		0x1
+#define SIM_TILER_PRESENT	0x1
+#define SIM_SHADER_CORES	7
+
+/* Loads are percentages; each step moves each by at most SIM_LOAD_STEP. */
+#define SIM_LOAD_MAX		100
+#define SIM_LOAD_STEP		20
+
+enum sim_load {
+	SIM_LOAD_GPU,
+	SIM_LOAD_BIG,
+	SIM_LOAD_MID,
+	SIM_LOAD_LITTLE,
+	SIM_NR_LOADS,
+};
+
+/* Temperatures are in millidegrees Celsius. */
+#define SIM_AMBIENT_MC		35000
+#define SIM_HYSTERESIS_MC	5000
+#define SIM_NOISE_MC		500
+#define SIM_HW_TRIP_MC		98000
+/* A TMU closes 1/SIM_THERMAL_LAG of the gap to its target each step. */
+#define SIM_THERMAL_LAG		4
+
+static const int sim_ppm_trips_mc[] = { 75000, 85000, 95000 };
+static const int sim_mpmm_trips_mc[] = { 65000, 80000 };
+
+/**
+ * struct sim_tmu_desc - a simulated thermal management unit
+ * @name:	thermal zone name, reported as tmu_name
+ * @load:	the load that heats it
+ * @gain_mc:	temperature above ambient, per load percent, at equilibrium
+ * @is_cpu:	the zone throttles CPUs (is_cpu_hw_throttled can be set)
+ */
+struct sim_tmu_desc {
+	const char *name;
+	enum sim_load load;
+	int gain_mc;
+	bool is_cpu;
+};
+
+enum sim_tmu_id {
+	SIM_TMU_BIG,
+	SIM_TMU_MID,
+	SIM_TMU_LITTLE,
+	SIM_TMU_GPU,
+	SIM_NR_TMUS,
+};
+
+static const struct sim_tmu_desc sim_tmus[SIM_NR_TMUS] = {
+	[SIM_TMU_BIG]	 = { "BIG",	SIM_LOAD_BIG,	 650, true },
+	[SIM_TMU_MID]	 = { "MID",	SIM_LOAD_MID,	 550, true },
+	[SIM_TMU_LITTLE] = { "LITTLE",	SIM_LOAD_LITTLE, 400, true },
+	[SIM_TMU_GPU]	 = { "GPU",	SIM_LOAD_GPU,	 600, false },
+};
+
+/* CPUs are split into clusters in the proportions of gs101: 4+2+2. */
+static const enum sim_tmu_id sim_cluster_of_eighth[8] = {
+	SIM_TMU_LITTLE, SIM_TMU_LITTLE, SIM_TMU_LITTLE, SIM_TMU_LITTLE,
+	SIM_TMU_MID, SIM_TMU_MID, SIM_TMU_BIG, SIM_TMU_BIG,
+};
+
+/* What thermal_exynos_arm_update reports for a TMU. */
+struct sim_tmu_report {
+	bool hw_throttled;
+	int ppm_level;
+	int ppm_clr_level;
+	int mpmm_level;
+	int mpmm_clr_level;
+};
+
+struct sim_tmu_state {
+	int temp_mc;
+	struct sim_tmu_report report;
+};
+
+/**
+ * struct vtrace_sim - the simulator
+ * @ctl_lock:	serialises start and stop
+ * @lock:	protects everything below, held across each step
+ * @work:	periodic stepping while @running
+ * @running:	periodic stepping is on
+ * @period_ms:	step period, in simulated and in real time
+ * @seed:	seed of the last reset
+ * @rnd:	PRNG state
+ * @steps:	steps since the last reset
+ * @now_ns:	simulated clock, @steps * period
+ * @load:	simulated loads, in percent
+ * @gpu_level:	current &enum mali_power_level
+ * @l2_mask:	powered L2 slices
+ * @tiler_mask:	powered tilers
+ * @shader_mask: powered shader cores
+ * @tmu:	thermal state of each TMU
+ */
+struct vtrace_sim {
+	struct mutex ctl_lock;	/* serialises start and stop */
+	struct mutex lock;	/* protects the model, held across a step */
+	struct delayed_work work;
+	bool running;
+	u32 period_ms;
+	u64 seed;
+	struct rnd_state rnd;
+	u64 steps;
+	u64 now_ns;
+	int load[SIM_NR_LOADS];
+	int gpu_level;
+	u64 l2_mask;
+	u64 tiler_mask;
+	u64 shader_mask;
+	struct sim_tmu_state tmu[SIM_NR_TMUS];
+};
+
+/* Thermal pressure last reported for each CPU. */
+static DEFINE_PER_CPU(unsigned long, sim_cpu_pressure);
+
+static void sim_work_fn(struct work_struct *work);
+
+static struct vtrace_sim sim = {
+	.ctl_lock	= __MUTEX_INITIALIZER(sim.ctl_lock),
+	.lock		= __MUTEX_INITIALIZER(sim.lock),
+	.work		= __DELAYED_WORK_INITIALIZER(sim.work, sim_work_fn, 0),
+};
+
+/* A uniformly distributed integer in [lo, hi]. */
+static int sim_rand_between(struct vtrace_sim *s, int lo, int hi)
+{
+	return lo + (int)reciprocal_scale(prandom_u32_state(&s->rnd),
+					  hi - lo + 1);
+}
+
+static void sim_reset(struct vtrace_sim *s, u64 seed)
+{
+	unsigned int cpu;
+	int i;
+
+	s->seed = seed;
+	prandom_seed_state(&s->rnd, seed);
+	s->steps = 0;
+	s->now_ns = 0;
+	for (i = 0; i < SIM_NR_LOADS; i++)
+		s->load[i] = 0;
+	s->gpu_level = MALI_POWER_LEVEL_OFF;
+	s->l2_mask = 0;
+	s->tiler_mask = 0;
+	s->shader_mask = 0;
+	for (i = 0; i < SIM_NR_TMUS; i++)
+		s->tmu[i] = (struct sim_tmu_state){ .temp_mc = SIM_AMBIENT_MC };
+	for_each_possible_cpu(cpu)
+		per_cpu(sim_cpu_pressure, cpu) = 0;
+}
+
+static void sim_update_loads(struct vtrace_sim *s)
+{
+	int i;
+
+	for (i = 0; i < SIM_NR_LOADS; i++)
+		s->load[i] = clamp(s->load[i] + sim_rand_between(s, -SIM_LOAD_STEP,
+								 SIM_LOAD_STEP),
+				   0, SIM_LOAD_MAX);
+}
+
+/* The power level the GPU heads for at a given load. */
+static int sim_gpu_wanted_level(int load)
+{
+	if (load < 10)
+		return MALI_POWER_LEVEL_OFF;
+	if (load < 30)
+		return MALI_POWER_LEVEL_GLOBAL;
+	if (load < 50)
+		return MALI_POWER_LEVEL_COREGROUP;
+	return MALI_POWER_LEVEL_STACKS;
+}
+
+/* At STACKS, one shader core at 50% load up to all of them at 100%. */
+static u64 sim_shader_mask_for(int load)
+{
+	int cores = 1 + (max(load, 50) - 50) * (SIM_SHADER_CORES - 1) / 50;
+
+	return GENMASK_ULL(cores - 1, 0);
+}
+
+static void sim_set_cores(struct vtrace_sim *s, u64 *cur, u32 core_type,
+			  u64 mask)
+{
+	if (*cur == mask)
+		return;
+	*cur = mask;
+	trace_mali_pm_status(SIM_GPU_ID, core_type, mask);
+}
+
+static void sim_set_gpu_level(struct vtrace_sim *s, int level)
+{
+	int from = s->gpu_level;
+
+	s->gpu_level = level;
+	trace_gpu_power_state(s->now_ns, from, level);
+}
+
+/*
+ * One domain at a time: a domain's cores are reported powered right after
+ * the level that contains them is entered, and unpowered right before that
+ * level is left, so a mali_pm_status event never shows cores of a domain
+ * that is off.
+ */
+static void sim_step_gpu(struct vtrace_sim *s)
+{
+	int load = s->load[SIM_LOAD_GPU];
+	int wanted = sim_gpu_wanted_level(load);
+
+	if (wanted > s->gpu_level) {
+		sim_set_gpu_level(s, s->gpu_level + 1);
+		if (s->gpu_level == MALI_POWER_LEVEL_COREGROUP) {
+			sim_set_cores(s, &s->l2_mask, MALI_CORE_TYPE_L2,
+				      SIM_L2_PRESENT);
+			sim_set_cores(s, &s->tiler_mask, MALI_CORE_TYPE_TILER,
+				      SIM_TILER_PRESENT);
+		}
+	} else if (wanted < s->gpu_level) {
+		if (s->gpu_level == MALI_POWER_LEVEL_STACKS)
+			sim_set_cores(s, &s->shader_mask,
+				      MALI_CORE_TYPE_SHADER, 0);
+		if (s->gpu_level == MALI_POWER_LEVEL_COREGROUP) {
+			sim_set_cores(s, &s->tiler_mask, MALI_CORE_TYPE_TILER,
+				      0);
+			sim_set_cores(s, &s->l2_mask, MALI_CORE_TYPE_L2, 0);
+		}
+		sim_set_gpu_level(s, s->gpu_level - 1);
+	}
+
+	if (s->gpu_level == MALI_POWER_LEVEL_STACKS)
+		sim_set_cores(s, &s->shader_mask, MALI_CORE_TYPE_SHADER,
+			      sim_shader_mask_for(load));
+}
+
+/* Number of trip points at or below @temp_mc. */
+static int sim_trips_reached(const int *trips_mc, int nr_trips, int temp_mc)
+{
+	int level = 0;
+
+	while (level < nr_trips && temp_mc >= trips_mc[level])
+		level++;
+	return level;
+}
+
+/*
+ * A throttle level rises as soon as its trip point is reached, but only
+ * falls once the temperature is SIM_HYSTERESIS_MC below it.  *@clr_level
+ * is the level the zone would be at without hysteresis.
+ */
+static int sim_throttle_level(const int *trips_mc, int nr_trips, int temp_mc,
+			      int level, int *clr_level)
+{
+	int held = sim_trips_reached(trips_mc, nr_trips,
+				     temp_mc + SIM_HYSTERESIS_MC);
+
+	*clr_level = sim_trips_reached(trips_mc, nr_trips, temp_mc);
+	return max(*clr_level, min(level, held));
+}
+
+static bool sim_tmu_report_equal(const struct sim_tmu_report *a,
+				 const struct sim_tmu_report *b)
+{
+	return a->hw_throttled == b->hw_throttled &&
+	       a->ppm_level == b->ppm_level &&
+	       a->ppm_clr_level == b->ppm_clr_level &&
+	       a->mpmm_level == b->mpmm_level &&
+	       a->mpmm_clr_level == b->mpmm_clr_level;
+}
+
+static void sim_step_tmu(struct vtrace_sim *s, enum sim_tmu_id id)
+{
+	const struct sim_tmu_desc *desc = &sim_tmus[id];
+	struct sim_tmu_state *tmu = &s->tmu[id];
+	struct sim_tmu_report next;
+	int target_mc = SIM_AMBIENT_MC + s->load[desc->load] * desc->gain_mc;
+
+	tmu->temp_mc += (target_mc - tmu->temp_mc) / SIM_THERMAL_LAG +
+			sim_rand_between(s, -SIM_NOISE_MC, SIM_NOISE_MC);
+
+	next.hw_throttled = desc->is_cpu &&
+		(tmu->temp_mc >= SIM_HW_TRIP_MC ||
+		 (tmu->report.hw_throttled &&
+		  tmu->temp_mc >= SIM_HW_TRIP_MC - SIM_HYSTERESIS_MC));
+	next.ppm_level = sim_throttle_level(sim_ppm_trips_mc,
+					    ARRAY_SIZE(sim_ppm_trips_mc),
+					    tmu->temp_mc, tmu->report.ppm_level,
+					    &next.ppm_clr_level);
+	next.mpmm_level = sim_throttle_level(sim_mpmm_trips_mc,
+					     ARRAY_SIZE(sim_mpmm_trips_mc),
+					     tmu->temp_mc,
+					     tmu->report.mpmm_level,
+					     &next.mpmm_clr_level);
+
+	if (sim_tmu_report_equal(&next, &tmu->report))
+		return;
+	tmu->report = next;
+	trace_thermal_exynos_arm_update(desc->name, next.hw_throttled,
+					next.ppm_level, next.ppm_clr_level,
+					next.mpmm_level, next.mpmm_clr_level);
+}
+
+/*
+ * Capacity lost to throttling: a quarter of SCHED_CAPACITY_SCALE per PPM
+ * level, and all but an eighth of it under hardware throttling.
+ */
+static unsigned long sim_pressure_of(const struct sim_tmu_report *report)
+{
+	if (report->hw_throttled)
+		return SCHED_CAPACITY_SCALE - SCHED_CAPACITY_SCALE / 8;
+	return SCHED_CAPACITY_SCALE / 4 * report->ppm_level;
+}
+
+static void sim_step_pressure(struct vtrace_sim *s)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		enum sim_tmu_id id = sim_cluster_of_eighth[cpu * 8 / nr_cpu_ids];
+		unsigned long pressure = sim_pressure_of(&s->tmu[id].report);
+
+		if (per_cpu(sim_cpu_pressure, cpu) == pressure)
+			continue;
+		per_cpu(sim_cpu_pressure, cpu) = pressure;
+		trace_thermal_cpu_pressure(pressure, cpu);
+	}
+}
+
+static void sim_step(struct vtrace_sim *s)
+{
+	int id;
+
+	lockdep_assert_held(&s->lock);
+
+	s->steps++;
+	s->now_ns += (u64)s->period_ms * NSEC_PER_MSEC;
+	sim_update_loads(s);
+	vtrace_dbg(VTRACE_DBG_SIM,
+		   "vtrace: sim step %llu loads gpu=%d big=%d mid=%d little=%d\n",
+		   s->steps, s->load[SIM_LOAD_GPU], s->load[SIM_LOAD_BIG],
+		   s->load[SIM_LOAD_MID], s->load[SIM_LOAD_LITTLE]);
+
+	sim_step_gpu(s);
+	for (id = 0; id < SIM_NR_TMUS; id++)
+		sim_step_tmu(s, id);
+	sim_step_pressure(s);
+}
+
+static void sim_work_fn(struct work_struct *work)
+{
+	struct vtrace_sim *s = container_of(to_delayed_work(work),
+					    struct vtrace_sim, work);
+
+	mutex_lock(&s->lock);
+	if (s->running) {
+		sim_step(s);
+		schedule_delayed_work(&s->work,
+				      msecs_to_jiffies(s->period_ms));
+	}
+	mutex_unlock(&s->lock);
+}
+
+static void sim_start(struct vtrace_sim *s)
+{
+	mutex_lock(&s->ctl_lock);
+	mutex_lock(&s->lock);
+	if (!s->running) {
+		s->running = true;
+		schedule_delayed_work(&s->work, 0);
+	}
+	mutex_unlock(&s->lock);
+	mutex_unlock(&s->ctl_lock);
+}
+
+/* Returns once no step runs and none is queued. */
+static void sim_stop(struct vtrace_sim *s)
+{
+	mutex_lock(&s->ctl_lock);
+	mutex_lock(&s->lock);
+	s->running = false;
+	mutex_unlock(&s->lock);
+	cancel_delayed_work_sync(&s->work);
+	mutex_unlock(&s->ctl_lock);
+}
+
+static int sim_run_steps(struct vtrace_sim *s, u64 nr_steps)
+{
+	int ret = 0;
+	u64 i;
+
+	mutex_lock(&s->lock);
+	for (i = 0; i < nr_steps; i++) {
+		sim_step(s);
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
+	}
+	mutex_unlock(&s->lock);
+	vtrace_dbg(VTRACE_DBG_CONTROL, "vtrace: sim ran %llu steps\n", i);
+	return ret;
+}
+
+static int sim_running_get(void *data, u64 *val)
+{
+	struct vtrace_sim *s = data;
+
+	*val = READ_ONCE(s->running);
+	return 0;
+}
+
+static int sim_running_set(void *data, u64 val)
+{
+	struct vtrace_sim *s = data;
+
+	if (val > 1)
+		return -ERANGE;
+	vtrace_dbg(VTRACE_DBG_CONTROL, "vtrace: sim running=%llu\n", val);
+	if (val)
+		sim_start(s);
+	else
+		sim_stop(s);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(sim_running_fops, sim_running_get, sim_running_set,
+			 "%llu\n");
+
+static int sim_period_get(void *data, u64 *val)
+{
+	struct vtrace_sim *s = data;
+
+	*val = READ_ONCE(s->period_ms);
+	return 0;
+}
+
+static int sim_period_set(void *data, u64 val)
+{
+	struct vtrace_sim *s = data;
+
+	if (val < 1 || val > SIM_PERIOD_MS_MAX)
+		return -ERANGE;
+	mutex_lock(&s->lock);
+	s->period_ms = val;
+	mutex_unlock(&s->lock);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(sim_period_fops, sim_period_get, sim_period_set,
+			 "%llu\n");
+
+static int sim_seed_get(void *data, u64 *val)
+{
+	struct vtrace_sim *s = data;
+
+	mutex_lock(&s->lock);
+	*val = s->seed;
+	mutex_unlock(&s->lock);
+	return 0;
+}
+
+static int sim_seed_set(void *data, u64 val)
+{
+	struct vtrace_sim *s = data;
+
+	mutex_lock(&s->lock);
+	sim_reset(s, val);
+	mutex_unlock(&s->lock);
+	vtrace_dbg(VTRACE_DBG_CONTROL, "vtrace: sim reset, seed %llu\n", val);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(sim_seed_fops, sim_seed_get, sim_seed_set, "%llu\n");
+
+static int sim_step_set(void *data, u64 val)
+{
+	if (val < 1 || val > SIM_STEPS_PER_WRITE_MAX)
+		return -ERANGE;
+	return sim_run_steps(data, val);
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(sim_step_fops, NULL, sim_step_set, "%llu\n");
+
+static int sim_steps_get(void *data, u64 *val)
+{
+	struct vtrace_sim *s = data;
+
+	mutex_lock(&s->lock);
+	*val = s->steps;
+	mutex_unlock(&s->lock);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(sim_steps_fops, sim_steps_get, NULL, "%llu\n");
+
+int vtrace_sim_init(struct dentry *root)
+{
+	struct dentry *dir;
+
+	if (sim_period_ms < 1 || sim_period_ms > SIM_PERIOD_MS_MAX) {
+		pr_err("sim_period_ms=%u is outside 1..%u\n", sim_period_ms,
+		       SIM_PERIOD_MS_MAX);
+		return -EINVAL;
+	}
+	sim.period_ms = sim_period_ms;
+	sim_reset(&sim, sim_seed);
+
+	dir = debugfs_create_dir("sim", root);
+	debugfs_create_file_unsafe("running", 0600, dir, &sim,
+				   &sim_running_fops);
+	debugfs_create_file_unsafe("period_ms", 0600, dir, &sim,
+				   &sim_period_fops);
+	debugfs_create_file_unsafe("seed", 0600, dir, &sim, &sim_seed_fops);
+	debugfs_create_file_unsafe("step", 0200, dir, &sim, &sim_step_fops);
+	debugfs_create_file_unsafe("steps", 0400, dir, &sim, &sim_steps_fops);
+
+	if (sim_autostart)
+		sim_start(&sim);
+	return 0;
+}
+
+void vtrace_sim_exit(void)
+{
+	sim_stop(&sim);
+}
