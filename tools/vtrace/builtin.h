@@ -21,5 +21,6 @@ int cmd_categories(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif /* _VTRACE_BUILTIN_H */

@@ -11,7 +11,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +26,7 @@
 #include <vtrace/tracedat-writer.h>
 
 #include "builtin.h"
+#include "cli.h"
 
 struct report {
 	const char *file;
@@ -55,17 +55,6 @@ static void report_usage(FILE *out)
 		"                 fields and the formatted info line\n");
 }
 
-static void report_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("vtrace report: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 /* Resolves each name of @list to an event id of the file. */
 static int parse_event_list(struct report *r, const char *list)
 {
@@ -87,8 +76,8 @@ static int parse_event_list(struct report *r, const char *list)
 		if (slash)
 			*slash = '/';
 		if (!event) {
-			report_error("%s: no event '%s' in this file", r->file,
-				     name);
+			vtrace_err("report: %s: no event '%s' in this file",
+				   r->file, name);
 			ret = -ENOENT;
 			break;
 		}
@@ -101,7 +90,7 @@ static int parse_event_list(struct report *r, const char *list)
 	}
 	free(copy);
 	if (!ret && !r->nr_event_ids) {
-		report_error("--events needs at least one event");
+		vtrace_err("report: --events needs at least one event");
 		ret = -EINVAL;
 	}
 	return ret;
@@ -258,15 +247,15 @@ static int check_file(const char *file)
 
 	ret = vt_tracedat_check(file, msg, sizeof(msg));
 	if (ret == -ENODATA)
-		report_error(
-			"%s is incomplete: the recording that wrote it "
-			"stopped before finishing the file (killed or "
-			"crashed); the captured pages are still in %s.cpuN",
-			file, file);
+		vtrace_err("report: %s is incomplete: the recording that "
+			   "wrote it stopped before finishing the file (killed "
+			   "or crashed); the captured pages are still in "
+			   "%s.cpuN",
+			   file, file);
 	else if (ret == -EINVAL)
-		report_error("%s: %s", file, msg);
+		vtrace_err("report: %s: %s", file, msg);
 	else if (ret)
-		report_error("%s: %s", file, strerror(-ret));
+		vtrace_err("report: %s: %s", file, strerror(-ret));
 	return ret;
 }
 
@@ -278,7 +267,7 @@ static int parse_cpu(const char *arg, int *cpu)
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (errno || end == arg || *end || v < 0 || v >= CPU_SETSIZE) {
-		report_error("--cpu: '%s' is not a CPU number", arg);
+		vtrace_err("report: --cpu: '%s' is not a CPU number", arg);
 		return -EINVAL;
 	}
 	*cpu = v;
@@ -293,8 +282,9 @@ static int iterate(struct report *r, struct tracecmd_input *handle, int cpu)
 
 	if (cpu >= 0) {
 		if (cpu >= tep_get_cpus(r->tep)) {
-			report_error("%s: --cpu %d: the file has CPUs 0-%d",
-				     r->file, cpu, tep_get_cpus(r->tep) - 1);
+			vtrace_err(
+				"report: %s: --cpu %d: the file has CPUs 0-%d",
+				r->file, cpu, tep_get_cpus(r->tep) - 1);
 			return -EINVAL;
 		}
 		set = CPU_ALLOC(cpu + 1);
@@ -369,8 +359,9 @@ int cmd_report(int argc, char **argv)
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	handle = tracecmd_open(r.file, 0);
 	if (!handle) {
-		report_error("%s: not a readable trace.dat (corrupt header)",
-			     r.file);
+		vtrace_err(
+			"report: %s: not a readable trace.dat (corrupt header)",
+			r.file);
 		return VTRACE_EXIT_FAIL;
 	}
 	r.tep = tracecmd_get_tep(handle);
@@ -379,7 +370,7 @@ int cmd_report(int argc, char **argv)
 	if (!ret)
 		ret = iterate(&r, handle, cpu);
 	if (ret && ret != -ENOENT && ret != -EINVAL)
-		report_error("%s: %s", r.file, strerror(-ret));
+		vtrace_err("report: %s: %s", r.file, strerror(-ret));
 	trace_seq_destroy(&r.s);
 	free(r.event_ids);
 	tracecmd_close(handle);

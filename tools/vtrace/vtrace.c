@@ -24,6 +24,7 @@ static const struct vtrace_command commands[] = {
 	{ "enable", cmd_enable, "enable categories or group/event events" },
 	{ "disable", cmd_disable, "disable categories or group/event events" },
 	{ "status", cmd_status, "show enabled events, buffer and clock" },
+	{ "report", cmd_report, "print the events of a trace.dat" },
 };
 
 static void usage(FILE *out)

@@ -18,6 +18,8 @@ LIBVTRACE_SRCS += events.c
 LIBVTRACE_SRCS += instance.c
 LIBVTRACE_SRCS += json.c
 LIBVTRACE_SRCS += strtab.c
+LIBVTRACE_SRCS += tracedat-check.c
+LIBVTRACE_SRCS += tracedat-writer.c
 LIBVTRACE_SRCS += tracing-dir.c
 
 ifeq ($(STATIC),1)
