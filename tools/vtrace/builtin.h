@@ -21,6 +21,8 @@ int cmd_categories(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 #endif /* _VTRACE_BUILTIN_H */

@@ -235,6 +235,15 @@ int vtrace_ring_reader_cpu(const struct vtrace_ring_reader *reader)
 }
 
 /**
+ * vtrace_ring_reader_subbuf_size - size of the sub-buffers handed out
+ * @reader: the reader
+ */
+size_t vtrace_ring_reader_subbuf_size(const struct vtrace_ring_reader *reader)
+{
+	return reader->subbuf_size;
+}
+
+/**
  * vtrace_ring_reader_path - the path a reader uses (never AUTO)
  * @reader: the reader
  */

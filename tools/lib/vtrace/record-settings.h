@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The tracefs settings a recording changes, kept so that they can be put
+ * back exactly: per-CPU buffer sizes, trace_clock, buffer_percent and
+ * tracing_on of one instance.
+ */
+#ifndef _VTRACE_RECORD_SETTINGS_H
+#define _VTRACE_RECORD_SETTINGS_H
+
+#include <stdbool.h>
+
+struct tracefs_instance;
+
+/**
+ * struct vtrace_record_settings - settings as found, and what was changed
+ * @instance: the instance they belong to (NULL: top level)
+ * @nr_cpus: entries in @buffer_kb
+ * @buffer_kb: each CPU's buffer_size_kb as found (expanded size)
+ * @clock: trace_clock as found
+ * @buffer_percent: buffer_percent as found, -1 when the kernel has none
+ * @tracing_on: tracing_on as found
+ * @unexpanded: the buffer is still at its boot-time minimum, to grow to
+ *	@buffer_kb on first use (which a mapped buffer refuses: EBUSY)
+ * @buffer_changed, @clock_changed, @percent_changed, @tracing_on_changed:
+ *	set by the vtrace_settings_set_*() calls that wrote the setting
+ */
+struct vtrace_record_settings {
+	struct tracefs_instance *instance;
+	int nr_cpus;
+	long long *buffer_kb;
+	char *clock;
+	int buffer_percent;
+	int tracing_on;
+	bool unexpanded;
+	bool buffer_changed;
+	bool clock_changed;
+	bool percent_changed;
+	bool tracing_on_changed;
+};
+
+int vtrace_settings_save(struct tracefs_instance *instance, int nr_cpus,
+			 struct vtrace_record_settings *s);
+int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
+				  long long kb);
+int vtrace_settings_set_clock(struct vtrace_record_settings *s,
+			      const char *clock);
+int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent);
+int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on);
+int vtrace_settings_restore(struct vtrace_record_settings *s);
+void vtrace_settings_free(struct vtrace_record_settings *s);
+
+#endif /* _VTRACE_RECORD_SETTINGS_H */
