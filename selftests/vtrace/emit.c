@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs vtrace/emit: every command read back from the ring buffer with
+ * exact field values (through an event filter built from the expected
+ * values and by decoding trace_pipe_raw), bad commands refused with the
+ * contract's errno and nothing recorded, and concurrent writers.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../kselftest_harness.h"
+#include "vtrace_test.h"
+
+#define MAX_CMD_LEN 255 /* the contract's limit, newline excluded */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	/* ktime_get_ns() is CLOCK_MONOTONIC. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+struct field_value {
+	const char *name;
+	const char *value; /* as the filter and strtoull/strtoll read it */
+};
+
+/* Records of one event type, collected by collect(). */
+struct collected {
+	int type;
+	int nr;
+	unsigned char data[4][256];
+	size_t size[4];
+};
+
+static void collect(const struct vt_record *rec, void *arg)
+{
+	struct collected *c = arg;
+
+	if ((int)rec->type != c->type)
+		return;
+	if (c->nr < 4 && rec->size <= sizeof(c->data[0])) {
+		memcpy(c->data[c->nr], rec->data, rec->size);
+		c->size[c->nr] = rec->size;
+	}
+	c->nr++;
+}
+
+static bool is_string(const struct vt_field *fld)
+{
+	return !strncmp(fld->type, "__data_loc", 10);
+}
+
+/* "a==1 && b==\"BIG\"" from the expected values. */
+static void build_filter(const struct vt_format *f,
+			 const struct field_value *fv, char *buf, size_t size)
+{
+	const struct vt_field *fld;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (; fv->name; fv++) {
+		fld = vt_field(f, fv->name);
+		len += snprintf(buf + len, size - len,
+				is_string(fld) ? "%s%s==\"%s\"" : "%s%s==%s",
+				len ? " && " : "", fv->name, fv->value);
+	}
+}
+
+FIXTURE(emit_ok) {
+	struct vt_tracing inst;
+};
+
+FIXTURE_VARIANT(emit_ok) {
+	const char *cmd;
+	const char *system;
+	const char *event;
+	struct field_value fields[8];
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, gpu_power_state_names) {
+	.cmd = "gpu_power_state OFF GLOBAL",
+	.system = "mali", .event = "gpu_power_state",
+	.fields = { { "from_state", "0" }, { "to_state", "1" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, gpu_power_state_names_up) {
+	.cmd = "gpu_power_state COREGROUP STACKS\n",
+	.system = "mali", .event = "gpu_power_state",
+	.fields = { { "from_state", "2" }, { "to_state", "3" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, gpu_power_state_numbers_bases) {
+	.cmd = "gpu_power_state 0x1 02",
+	.system = "mali", .event = "gpu_power_state",
+	.fields = { { "from_state", "1" }, { "to_state", "2" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, gpu_power_state_blanks) {
+	.cmd = "gpu_power_state\t3   OFF\n",
+	.system = "mali", .event = "gpu_power_state",
+	.fields = { { "from_state", "3" }, { "to_state", "0" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, mali_pm_status_small) {
+	.cmd = "mali_pm_status 0 1 0xff",
+	.system = "mali", .event = "mali_pm_status",
+	.fields = { { "gpu_id", "0" }, { "event_id", "1" },
+		    { "value", "255" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, mali_pm_status_max) {
+	.cmd = "mali_pm_status 4294967295 0x2 18446744073709551615",
+	.system = "mali", .event = "mali_pm_status",
+	.fields = { { "gpu_id", "4294967295" }, { "event_id", "2" },
+		    { "value", "18446744073709551615" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, mali_pm_status_octal_hex) {
+	.cmd = "mali_pm_status 010 0 0x8000000000000001\n",
+	.system = "mali", .event = "mali_pm_status",
+	.fields = { { "gpu_id", "8" }, { "event_id", "0" },
+		    { "value", "9223372036854775809" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, thermal_cpu_pressure) {
+	.cmd = "thermal_cpu_pressure 0 12345",
+	.system = "thermal_exynos", .event = "thermal_cpu_pressure",
+	.fields = { { "cpu", "0" }, { "pressure", "12345" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, thermal_cpu_pressure_max) {
+	.cmd = "thermal_cpu_pressure 0x0 0xffffffffffffffff\n",
+	.system = "thermal_exynos", .event = "thermal_cpu_pressure",
+	.fields = { { "cpu", "0" }, { "pressure", "18446744073709551615" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, arm_update) {
+	.cmd = "thermal_exynos_arm_update BIG 1 2 1 3 2",
+	.system = "thermal_exynos", .event = "thermal_exynos_arm_update",
+	.fields = { { "tmu_name", "BIG" }, { "is_cpu_hw_throttled", "1" },
+		    { "ppm_throttle_level", "2" }, { "ppm_clr_level", "1" },
+		    { "mpmm_throttle_level", "3" }, { "mpmm_clr_level", "2" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, arm_update_int_limits) {
+	.cmd = "thermal_exynos_arm_update GPU 0 -1 -2147483648 2147483647 0x10\n",
+	.system = "thermal_exynos", .event = "thermal_exynos_arm_update",
+	.fields = { { "tmu_name", "GPU" }, { "is_cpu_hw_throttled", "0" },
+		    { "ppm_throttle_level", "-1" },
+		    { "ppm_clr_level", "-2147483648" },
+		    { "mpmm_throttle_level", "2147483647" },
+		    { "mpmm_clr_level", "16" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, arm_update_name_charset) {
+	.cmd = "thermal_exynos_arm_update a_b-C9 0 0 0 0 0",
+	.system = "thermal_exynos", .event = "thermal_exynos_arm_update",
+	.fields = { { "tmu_name", "a_b-C9" }, { "is_cpu_hw_throttled", "0" },
+		    { "ppm_throttle_level", "0" }, { "ppm_clr_level", "0" },
+		    { "mpmm_throttle_level", "0" }, { "mpmm_clr_level", "0" } },
+};
+
+FIXTURE_VARIANT_ADD(emit_ok, arm_update_name_15_chars) {
+	.cmd = "thermal_exynos_arm_update 0123456789ABCDE 1 7 6 5 4",
+	.system = "thermal_exynos", .event = "thermal_exynos_arm_update",
+	.fields = { { "tmu_name", "0123456789ABCDE" },
+		    { "is_cpu_hw_throttled", "1" },
+		    { "ppm_throttle_level", "7" }, { "ppm_clr_level", "6" },
+		    { "mpmm_throttle_level", "5" }, { "mpmm_clr_level", "4" } },
+};
+
+FIXTURE_SETUP(emit_ok)
+{
+	const char *why = vt_skip_reason();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, vt_instance_create(&self->inst, "emit_ok"));
+}
+
+FIXTURE_TEARDOWN(emit_ok)
+{
+	EXPECT_EQ(0, vt_instance_destroy(&self->inst));
+}
+
+static void check_value(struct __test_metadata *_metadata,
+			const struct vt_field *fld, const void *data,
+			size_t size, const char *want)
+{
+	char str[64];
+
+	if (is_string(fld)) {
+		ASSERT_LE(0, vt_get_str(fld, data, size, str, sizeof(str)));
+		EXPECT_STREQ(want, str);
+	} else if (fld->is_signed) {
+		EXPECT_EQ(strtoll(want, NULL, 0), vt_get_s64(fld, data))
+			TH_LOG("field %s", fld->name);
+	} else {
+		EXPECT_EQ(strtoull(want, NULL, 0), vt_get_u64(fld, data))
+			TH_LOG("field %s", fld->name);
+	}
+}
+
+/*
+ * The filter only passes a record whose fields hold the expected values, so
+ * one entry in the buffer proves them as the kernel reads its own fields;
+ * decoding the record checks the same values at the format's offsets.
+ */
+TEST_F(emit_ok, readback)
+{
+	char event[128], filter[1024];
+	const struct field_value *fv;
+	const struct vt_field *ts;
+	struct vt_cpu_stats st;
+	struct vt_consumed seen;
+	struct vt_format f;
+	struct collected c = { 0 };
+	uint64_t t0, t1;
+	ssize_t ret;
+
+	snprintf(event, sizeof(event), "%s/%s", variant->system, variant->event);
+	ASSERT_EQ(0, vt_format_load(variant->system, variant->event, &f));
+	for (fv = variant->fields; fv->name; fv++)
+		ASSERT_NE(NULL, vt_field(&f, fv->name))
+			TH_LOG("field %d of %s", (int)(fv - variant->fields),
+			       variant->event);
+	build_filter(&f, variant->fields, filter, sizeof(filter));
+	ASSERT_EQ(0, vt_tracing_filter(&self->inst, event, filter))
+		TH_LOG("filter %s", filter);
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst, event, true));
+
+	t0 = now_ns();
+	ret = vt_emit(variant->cmd);
+	t1 = now_ns();
+	ASSERT_EQ((ssize_t)strlen(variant->cmd), ret);
+
+	ASSERT_EQ(0, vt_total_stats(&self->inst, &st));
+	EXPECT_EQ(1, st.entries) TH_LOG("filter %s", filter);
+
+	c.type = f.id;
+	ASSERT_EQ(0, vt_consume_all(&self->inst, collect, &c, &seen));
+	ASSERT_EQ(1, c.nr);
+	EXPECT_EQ(1, seen.records);
+	for (fv = variant->fields; fv->name; fv++)
+		check_value(_metadata, vt_field(&f, fv->name), c.data[0],
+			    c.size[0], fv->value);
+
+	/* Emitted commands stamp change_ns with ktime_get_ns(). */
+	ts = vt_field(&f, "change_ns");
+	if (ts) {
+		EXPECT_LE(t0, vt_get_u64(ts, c.data[0]));
+		EXPECT_GE(t1, vt_get_u64(ts, c.data[0]));
+	}
+}
+
+FIXTURE(emit) {
+	struct vt_tracing inst;
+	struct vt_format f;
+};
+
+FIXTURE_SETUP(emit)
+{
+	const char *why = vt_skip_reason();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, vt_instance_create(&self->inst, "emit"));
+	ASSERT_EQ(0, vt_format_load("mali", "gpu_power_state", &self->f));
+}
+
+FIXTURE_TEARDOWN(emit)
+{
+	EXPECT_EQ(0, vt_instance_destroy(&self->inst));
+}
+
+static uint64_t entries(struct __test_metadata *_metadata,
+			const struct vt_tracing *t)
+{
+	struct vt_cpu_stats st;
+
+	EXPECT_EQ(0, vt_total_stats(t, &st));
+	EXPECT_EQ(0, st.overrun);
+	return st.entries;
+}
+
+/* The filter used by readback does reject other values. */
+TEST_F(emit, filter_rejects_other_values)
+{
+	ASSERT_EQ(0, vt_tracing_filter(&self->inst, "mali/gpu_power_state",
+				       "from_state==1 && to_state==2"));
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "mali/gpu_power_state", true));
+	ASSERT_EQ(19, vt_emit("gpu_power_state 2 1"));
+	EXPECT_EQ(0, entries(_metadata, &self->inst));
+	ASSERT_EQ(19, vt_emit("gpu_power_state 1 2"));
+	EXPECT_EQ(1, entries(_metadata, &self->inst));
+}
+
+/* "gpu_power_state" + blanks + " 1 2", exactly len bytes. */
+static void padded_cmd(char *buf, size_t len)
+{
+	const char *head = "gpu_power_state", *tail = " 1 2";
+
+	memset(buf, ' ', len);
+	memcpy(buf, head, strlen(head));
+	memcpy(buf + len - strlen(tail), tail, strlen(tail));
+	buf[len] = '\0';
+}
+
+TEST_F(emit, length_limit)
+{
+	char cmd[MAX_CMD_LEN + 3];
+
+	ASSERT_EQ(0, vt_tracing_filter(&self->inst, "mali/gpu_power_state",
+				       "from_state==1 && to_state==2"));
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "mali/gpu_power_state", true));
+
+	padded_cmd(cmd, MAX_CMD_LEN);
+	EXPECT_EQ(MAX_CMD_LEN, vt_emit(cmd));
+	EXPECT_EQ(1, entries(_metadata, &self->inst));
+
+	strcat(cmd, "\n");
+	EXPECT_EQ(MAX_CMD_LEN + 1, vt_emit(cmd));
+	EXPECT_EQ(2, entries(_metadata, &self->inst));
+
+	padded_cmd(cmd, MAX_CMD_LEN + 1);
+	EXPECT_EQ(-EINVAL, vt_emit(cmd));
+	strcat(cmd, "\n");
+	EXPECT_EQ(-EINVAL, vt_emit(cmd));
+	EXPECT_EQ(2, entries(_metadata, &self->inst));
+}
+
+static int last_cpu(const char *which)
+{
+	bool mask[VT_MAX_CPUS];
+	int cpu;
+
+	if (vt_cpus(which, mask) <= 0)
+		return -1;
+	for (cpu = VT_MAX_CPUS - 1; cpu >= 0 && !mask[cpu]; cpu--)
+		;
+	return cpu;
+}
+
+TEST_F(emit, pressure_last_possible_cpu)
+{
+	int cpu = last_cpu("possible");
+	char cmd[64], filter[64];
+
+	ASSERT_LE(0, cpu);
+	snprintf(filter, sizeof(filter), "cpu==%d && pressure==77", cpu);
+	ASSERT_EQ(0, vt_tracing_filter(&self->inst,
+				       "thermal_exynos/thermal_cpu_pressure",
+				       filter));
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst,
+				       "thermal_exynos/thermal_cpu_pressure",
+				       true));
+	snprintf(cmd, sizeof(cmd), "thermal_cpu_pressure %d 77", cpu);
+	EXPECT_EQ((ssize_t)strlen(cmd), vt_emit(cmd));
+	EXPECT_EQ(1, entries(_metadata, &self->inst));
+}
+
+TEST_F(emit, pressure_impossible_cpu)
+{
+	int cpu = last_cpu("possible") + 1;
+	char cmd[64];
+
+	ASSERT_LT(0, cpu);
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "thermal_exynos", true));
+	snprintf(cmd, sizeof(cmd), "thermal_cpu_pressure %d 77", cpu);
+	EXPECT_EQ(-ERANGE, vt_emit(cmd));
+	EXPECT_EQ(-ERANGE, vt_emit("thermal_cpu_pressure 4294967296 1"));
+	EXPECT_EQ(0, entries(_metadata, &self->inst));
+}
+
+#define WRITERS 4
+#define WRITES 1000
+
+struct writer {
+	int id;
+	int failures;
+};
+
+static void *writer_thread(void *arg)
+{
+	struct writer *w = arg;
+	char cmd[64];
+	int i;
+
+	for (i = 0; i < WRITES; i++) {
+		snprintf(cmd, sizeof(cmd), "mali_pm_status %d 7 %d", w->id, i);
+		if (vt_emit(cmd) != (ssize_t)strlen(cmd))
+			w->failures++;
+	}
+	return NULL;
+}
+
+struct seen_values {
+	const struct vt_format *f;
+	unsigned char hits[WRITERS][WRITES];
+	int bad;
+};
+
+static void count_writes(const struct vt_record *rec, void *arg)
+{
+	struct seen_values *s = arg;
+	uint64_t gpu, ev, val;
+
+	if ((int)rec->type != s->f->id) {
+		s->bad++;
+		return;
+	}
+	gpu = vt_get_u64(vt_field(s->f, "gpu_id"), rec->data);
+	ev = vt_get_u64(vt_field(s->f, "event_id"), rec->data);
+	val = vt_get_u64(vt_field(s->f, "value"), rec->data);
+	if (gpu >= WRITERS || ev != 7 || val >= WRITES)
+		s->bad++;
+	else
+		s->hits[gpu][val]++;
+}
+
+/* 4 threads x 1000 commands: every one recorded exactly once, intact. */
+TEST_F(emit, concurrent_writers)
+{
+	struct writer w[WRITERS];
+	pthread_t tid[WRITERS];
+	struct seen_values *s;
+	struct vt_consumed seen;
+	struct vt_format f;
+	int i, j, missing = 0, dup = 0;
+
+	ASSERT_EQ(0, vt_format_load("mali", "mali_pm_status", &f));
+	/* 4000 events of 28 bytes fit many times over in 1 MB per CPU. */
+	ASSERT_EQ(0, vt_tracing_write(&self->inst, "buffer_size_kb", "1024"));
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "mali/mali_pm_status", true));
+	for (i = 0; i < WRITERS; i++) {
+		w[i] = (struct writer){ .id = i };
+		ASSERT_EQ(0, pthread_create(&tid[i], NULL, writer_thread, &w[i]));
+	}
+	for (i = 0; i < WRITERS; i++) {
+		pthread_join(tid[i], NULL);
+		EXPECT_EQ(0, w[i].failures) TH_LOG("writer %d", i);
+	}
+	EXPECT_EQ(WRITERS * WRITES, entries(_metadata, &self->inst));
+
+	s = calloc(1, sizeof(*s));
+	ASSERT_NE(NULL, s);
+	s->f = &f;
+	ASSERT_EQ(0, vt_consume_all(&self->inst, count_writes, s, &seen));
+	EXPECT_EQ(0, seen.missed_pages);
+	EXPECT_EQ(WRITERS * WRITES, seen.records);
+	EXPECT_EQ(0, s->bad);
+	for (i = 0; i < WRITERS; i++) {
+		for (j = 0; j < WRITES; j++) {
+			missing += !s->hits[i][j];
+			dup += s->hits[i][j] > 1;
+		}
+	}
+	EXPECT_EQ(0, missing);
+	EXPECT_EQ(0, dup);
+	free(s);
+}
+
+FIXTURE(emit_bad) {
+	struct vt_tracing inst;
+};
+
+FIXTURE_VARIANT(emit_bad) {
+	const char *cmd;
+	int err;
+};
+
+#define BAD(_name, _cmd, _err)                    \
+	FIXTURE_VARIANT_ADD(emit_bad, _name) {    \
+		.cmd = _cmd, .err = _err,         \
+	}
+
+BAD(empty, "", EINVAL);
+BAD(newline_only, "\n", EINVAL);
+BAD(blanks_only, " \t  \n", EINVAL);
+BAD(unknown_event, "gpu_frequency 1 2", EINVAL);
+BAD(event_name_case, "GPU_POWER_STATE 0 1", EINVAL);
+BAD(state_missing_words, "gpu_power_state 1", EINVAL);
+BAD(state_no_words, "gpu_power_state\n", EINVAL);
+BAD(state_extra_word, "gpu_power_state 1 2 3", EINVAL);
+BAD(state_bad_name, "gpu_power_state ON OFF", EINVAL);
+BAD(state_out_of_range, "gpu_power_state 0 4", ERANGE);
+BAD(state_hex_out_of_range, "gpu_power_state 0x10 0", ERANGE);
+BAD(state_two_newlines, "gpu_power_state 0 1\n\n", EINVAL);
+BAD(status_missing_word, "mali_pm_status 1 2", EINVAL);
+BAD(status_not_a_number, "mali_pm_status 0 0 12abc", EINVAL);
+BAD(status_negative, "mali_pm_status 0 0 -1", EINVAL);
+BAD(status_u32_overflow, "mali_pm_status 0x100000000 0 0", ERANGE);
+BAD(status_u64_overflow, "mali_pm_status 0 0 0x10000000000000000", ERANGE);
+BAD(pressure_missing_word, "thermal_cpu_pressure 0", EINVAL);
+BAD(pressure_not_a_number, "thermal_cpu_pressure 0 x", EINVAL);
+BAD(pressure_ulong_overflow, "thermal_cpu_pressure 0 18446744073709551616",
+    ERANGE);
+BAD(update_missing_word, "thermal_exynos_arm_update BIG 1 0 0 0", EINVAL);
+BAD(update_throttled_2, "thermal_exynos_arm_update BIG 2 0 0 0 0", ERANGE);
+BAD(update_level_over_int, "thermal_exynos_arm_update BIG 1 2147483648 0 0 0",
+    ERANGE);
+BAD(update_level_under_int,
+    "thermal_exynos_arm_update BIG 1 0 0 0 -2147483649", ERANGE);
+BAD(update_name_16_chars, "thermal_exynos_arm_update 0123456789ABCDEF 1 0 0 0 0",
+    EINVAL);
+BAD(update_name_bad_char, "thermal_exynos_arm_update B.G 1 0 0 0 0", EINVAL);
+
+FIXTURE_SETUP(emit_bad)
+{
+	const char *why = vt_skip_reason();
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, vt_instance_create(&self->inst, "emit_bad"));
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "mali", true));
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "thermal_exynos", true));
+}
+
+FIXTURE_TEARDOWN(emit_bad)
+{
+	EXPECT_EQ(0, vt_instance_destroy(&self->inst));
+}
+
+/*
+ * The write fails with the exact errno and leaves all four events' buffers
+ * empty; a good command afterwards shows the instance does record.
+ */
+TEST_F(emit_bad, refused)
+{
+	EXPECT_EQ(-variant->err, vt_emit(variant->cmd));
+	EXPECT_EQ(0, entries(_metadata, &self->inst));
+	ASSERT_EQ(19, vt_emit("gpu_power_state 0 1"));
+	EXPECT_EQ(1, entries(_metadata, &self->inst));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The simulator (debugfs vtrace/sim/): a reset to a seed followed by N
+ * synchronous steps gives exactly the same event sequence every time, a
+ * different seed a different one, and over thousands of GPU transitions the
+ * power domains move one level at a time with core masks that match.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "vtrace_test.h"
+
+/* Power levels and core types (module/include/trace/events/mali.h). */
+enum { OFF, GLOBAL, COREGROUP, STACKS };
+#define CORE_L2 0x060
+#define CORE_SHADER 0x100
+#define CORE_TILER 0x110
+#define SIM_GPU_ID 0
+#define SIM_SHADER_CORES 7
+#define SCHED_CAPACITY_SCALE 1024
+
+#define STEP_CHUNK 500 /* steps between two buffer drains */
+
+enum sim_kind { POWER, PM_STATUS, PRESSURE, ARM_UPDATE, NR_KINDS };
+
+/* One decoded simulator event, comparable with memcmp(). */
+struct sim_event {
+	uint64_t kind;
+	uint64_t v[6];
+	char name[16];
+};
+
+struct sim_trace {
+	struct vt_format fmt[NR_KINDS];
+	struct sim_event *ev;
+	size_t nr, cap;
+	int foreign; /* records of other event types */
+	int bad;     /* records that would not decode */
+};
+
+static const char *const kind_field[NR_KINDS][6] = {
+	[POWER] = { "change_ns", "from_state", "to_state" },
+	[PM_STATUS] = { "gpu_id", "event_id", "value" },
+	[PRESSURE] = { "cpu", "pressure" },
+	[ARM_UPDATE] = { "is_cpu_hw_throttled", "ppm_throttle_level",
+			 "ppm_clr_level", "mpmm_throttle_level",
+			 "mpmm_clr_level" },
+};
+
+static void add_event(const struct vt_record *rec, void *arg)
+{
+	struct sim_trace *t = arg;
+	struct sim_event e = { 0 };
+	const struct vt_field *fld;
+	int k, i;
+
+	for (k = 0; k < NR_KINDS && (int)rec->type != t->fmt[k].id; k++)
+		;
+	if (k == NR_KINDS) {
+		t->foreign++;
+		return;
+	}
+	e.kind = k;
+	for (i = 0; i < 6 && kind_field[k][i]; i++) {
+		fld = vt_field(&t->fmt[k], kind_field[k][i]);
+		e.v[i] = fld->is_signed ? (uint64_t)vt_get_s64(fld, rec->data) :
+					  vt_get_u64(fld, rec->data);
+	}
+	if (k == ARM_UPDATE &&
+	    vt_get_str(vt_field(&t->fmt[k], "tmu_name"), rec->data, rec->size,
+		       e.name, sizeof(e.name)) < 0)
+		t->bad++;
+	if (t->nr == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 4096;
+		t->ev = realloc(t->ev, t->cap * sizeof(*t->ev));
+	}
+	if (t->ev)
+		t->ev[t->nr++] = e;
+}
+
+FIXTURE(sim) {
+	struct vt_tracing inst;
+	struct sim_trace trace;
+	uint64_t saved_running, saved_period, saved_seed;
+	int cpu;
+};
+
+FIXTURE_SETUP(sim)
+{
+	static const char *const events[NR_KINDS][2] = {
+		{ "mali", "gpu_power_state" },
+		{ "mali", "mali_pm_status" },
+		{ "thermal_exynos", "thermal_cpu_pressure" },
+		{ "thermal_exynos", "thermal_exynos_arm_update" },
+	};
+	bool online[VT_MAX_CPUS];
+	const char *why = vt_skip_reason();
+	int k;
+
+	if (why)
+		SKIP(return, "%s", why);
+	for (k = 0; k < NR_KINDS; k++)
+		ASSERT_EQ(0, vt_format_load(events[k][0], events[k][1],
+					    &self->trace.fmt[k]));
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/running", &self->saved_running));
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/period_ms", &self->saved_period));
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/seed", &self->saved_seed));
+	ASSERT_EQ(0, vt_ctl_write("sim/running", "0"));
+
+	/* sim/step emits from the writer's context: keep it on one CPU. */
+	ASSERT_LT(0, vt_cpus("online", online));
+	for (self->cpu = 0; !online[self->cpu]; self->cpu++)
+		;
+	ASSERT_EQ(0, vt_pin_cpu(self->cpu));
+
+	ASSERT_EQ(0, vt_instance_create(&self->inst, "sim"));
+	ASSERT_EQ(0, vt_tracing_write(&self->inst, "buffer_size_kb", "2048"));
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "mali", true));
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "thermal_exynos", true));
+}
+
+FIXTURE_TEARDOWN(sim)
+{
+	char val[32];
+
+	free(self->trace.ev);
+	EXPECT_EQ(0, vt_instance_destroy(&self->inst));
+	snprintf(val, sizeof(val), "%llu",
+		 (unsigned long long)self->saved_period);
+	EXPECT_EQ(0, vt_ctl_write("sim/period_ms", val));
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)self->saved_seed);
+	EXPECT_EQ(0, vt_ctl_write("sim/seed", val));
+	snprintf(val, sizeof(val), "%llu",
+		 (unsigned long long)self->saved_running);
+	EXPECT_EQ(0, vt_ctl_write("sim/running", val));
+}
+
+/*
+ * Reset to @seed and run @steps synchronous steps, draining the buffer
+ * every STEP_CHUNK steps into self->trace (emptied first).  Every event
+ * must reach the buffer: no overrun, no lost pages.
+ */
+static void run_sim(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(sim) *self, uint64_t seed, uint64_t steps)
+{
+	struct vt_cpu_stats st;
+	struct vt_consumed seen;
+	uint64_t done = 0, n;
+	char val[32];
+
+	self->trace.nr = 0;
+	ASSERT_EQ(0, vt_tracing_clear(&self->inst));
+	ASSERT_EQ(0, vt_ctl_write("sim/period_ms", "100"));
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)seed);
+	ASSERT_EQ(0, vt_ctl_write("sim/seed", val));
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &n));
+	ASSERT_EQ(0, n);
+	while (done < steps) {
+		n = steps - done < STEP_CHUNK ? steps - done : STEP_CHUNK;
+		snprintf(val, sizeof(val), "%llu", (unsigned long long)n);
+		ASSERT_EQ(0, vt_ctl_write("sim/step", val));
+		done += n;
+		ASSERT_EQ(0, vt_total_stats(&self->inst, &st));
+		ASSERT_EQ(0, st.overrun);
+		memset(&seen, 0, sizeof(seen));
+		ASSERT_EQ(0, vt_consume_cpu(&self->inst, self->cpu, add_event,
+					    &self->trace, &seen));
+		ASSERT_EQ(st.entries, seen.records);
+		ASSERT_EQ(0, seen.missed_pages);
+	}
+	ASSERT_NE(NULL, self->trace.ev);
+	ASSERT_EQ(0, self->trace.foreign);
+	ASSERT_EQ(0, self->trace.bad);
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &n));
+	ASSERT_EQ(steps, n);
+}
+
+static size_t count_kind(const struct sim_trace *t, enum sim_kind kind)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nr; i++)
+		n += t->ev[i].kind == kind;
+	return n;
+}
+
+TEST_F(sim, seed_resets_steps)
+{
+	uint64_t steps;
+
+	ASSERT_EQ(0, vt_ctl_write("sim/seed", "42"));
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/seed", &steps));
+	EXPECT_EQ(42, steps);
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &steps));
+	EXPECT_EQ(0, steps);
+	ASSERT_EQ(0, vt_ctl_write("sim/step", "10"));
+	ASSERT_EQ(0, vt_ctl_write("sim/step", "5\n"));
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &steps));
+	EXPECT_EQ(15, steps);
+	ASSERT_EQ(0, vt_ctl_write("sim/seed", "42"));
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &steps));
+	EXPECT_EQ(0, steps);
+}
+
+/* Same seed and steps: the identical sequence, change_ns included. */
+TEST_F(sim, deterministic)
+{
+	const uint64_t steps = 3000;
+	struct sim_event *first;
+	size_t nr_first, i, same;
+	int k;
+
+	run_sim(_metadata, self, 1234, steps);
+	for (k = 0; k < NR_KINDS; k++)
+		EXPECT_LT(0, count_kind(&self->trace, k)) TH_LOG("kind %d", k);
+	EXPECT_LE(300, count_kind(&self->trace, POWER));
+	nr_first = self->trace.nr;
+	first = malloc(nr_first * sizeof(*first));
+	ASSERT_NE(NULL, first);
+	memcpy(first, self->trace.ev, nr_first * sizeof(*first));
+
+	run_sim(_metadata, self, 1234, steps);
+	EXPECT_EQ(nr_first, self->trace.nr);
+	for (i = 0; i < nr_first && i < self->trace.nr; i++)
+		if (memcmp(&first[i], &self->trace.ev[i], sizeof(*first)))
+			break;
+	EXPECT_EQ(nr_first, i) TH_LOG("sequences differ at event %zu", i);
+
+	/* Another seed: another sequence, not just a shifted one. */
+	run_sim(_metadata, self, 1235, steps);
+	same = 0;
+	for (i = 0; i < nr_first && i < self->trace.nr; i++)
+		same += !memcmp(&first[i], &self->trace.ev[i], sizeof(*first));
+	EXPECT_FALSE(nr_first == self->trace.nr && same == nr_first);
+	EXPECT_GT(nr_first / 2, same);
+	free(first);
+}
+
+static int valid_shader_mask(uint64_t mask)
+{
+	return mask && mask < (1ULL << SIM_SHADER_CORES) &&
+	       !(mask & (mask + 1));
+}
+
+/*
+ * The Mali domain order and core masks, and the thermal reports, over
+ * 20000 steps (several thousand GPU transitions).
+ */
+TEST_F_TIMEOUT(sim, invariants, 120)
+{
+	const uint64_t steps = 20000, period_ns = 100 * 1000000ULL;
+	bool possible[VT_MAX_CPUS];
+	uint64_t l2 = 0, tiler = 0, shader = 0, last_ns = 0, *mask;
+	uint64_t pressure[VT_MAX_CPUS] = { 0 };
+	size_t i, transitions = 0, masks = 0, updates = 0, pressures = 0;
+	int level = OFF;
+
+	ASSERT_LT(0, vt_cpus("possible", possible));
+	run_sim(_metadata, self, 7, steps);
+	for (i = 0; i < self->trace.nr; i++) {
+		const struct sim_event *e = &self->trace.ev[i];
+
+		switch (e->kind) {
+		case POWER:
+			ASSERT_EQ(level, (int)e->v[1]) TH_LOG("event %zu", i);
+			ASSERT_EQ(1, abs((int)e->v[2] - (int)e->v[1]))
+				TH_LOG("event %zu: %d -> %d", i, (int)e->v[1],
+				       (int)e->v[2]);
+			/* change_ns is simulated time: step * period. */
+			ASSERT_EQ(0, e->v[0] % period_ns);
+			ASSERT_LT(last_ns, e->v[0]) TH_LOG("event %zu", i);
+			ASSERT_GE(steps * period_ns, e->v[0]);
+			/* Cores go off before their domain, on after it. */
+			if (e->v[2] < COREGROUP)
+				ASSERT_EQ(0, l2 | tiler) TH_LOG("event %zu", i);
+			if (e->v[2] < STACKS)
+				ASSERT_EQ(0, shader) TH_LOG("event %zu", i);
+			if (e->v[2] == STACKS)
+				ASSERT_EQ(1, l2 & tiler) TH_LOG("event %zu", i);
+			level = e->v[2];
+			last_ns = e->v[0];
+			transitions++;
+			break;
+		case PM_STATUS:
+			ASSERT_EQ(SIM_GPU_ID, e->v[0]);
+			if (e->v[1] == CORE_SHADER) {
+				mask = &shader;
+				ASSERT_TRUE(!e->v[2] || valid_shader_mask(e->v[2]))
+					TH_LOG("shader mask %#llx",
+					       (unsigned long long)e->v[2]);
+				if (e->v[2])
+					ASSERT_EQ(STACKS, level);
+			} else {
+				ASSERT_TRUE(e->v[1] == CORE_L2 ||
+					    e->v[1] == CORE_TILER)
+					TH_LOG("core type %#llx",
+					       (unsigned long long)e->v[1]);
+				mask = e->v[1] == CORE_L2 ? &l2 : &tiler;
+				ASSERT_GE(1, e->v[2]);
+				if (e->v[2])
+					ASSERT_LE(COREGROUP, level);
+			}
+			/* Reported only when it changes. */
+			ASSERT_NE(*mask, e->v[2]) TH_LOG("event %zu", i);
+			*mask = e->v[2];
+			masks++;
+			break;
+		case PRESSURE:
+			ASSERT_GT(VT_MAX_CPUS, e->v[0]);
+			ASSERT_TRUE(possible[e->v[0]]);
+			ASSERT_GE(SCHED_CAPACITY_SCALE, e->v[1]);
+			ASSERT_NE(pressure[e->v[0]], e->v[1]);
+			pressure[e->v[0]] = e->v[1];
+			pressures++;
+			break;
+		case ARM_UPDATE:
+			ASSERT_TRUE(!strcmp(e->name, "BIG") ||
+				    !strcmp(e->name, "MID") ||
+				    !strcmp(e->name, "LITTLE") ||
+				    !strcmp(e->name, "GPU"))
+				TH_LOG("tmu %s", e->name);
+			if (!strcmp(e->name, "GPU"))
+				ASSERT_EQ(0, e->v[0]);
+			/* Hysteresis holds a level at or above its clear level. */
+			ASSERT_LE(e->v[2], e->v[1]);
+			ASSERT_LE(e->v[4], e->v[3]);
+			updates++;
+			break;
+		}
+	}
+	TH_LOG("%zu transitions, %zu masks, %zu tmu updates, %zu pressures",
+	       transitions, masks, updates, pressures);
+	EXPECT_LE(2000, transitions);
+	EXPECT_LE(1000, masks);
+	EXPECT_LT(0, updates);
+	EXPECT_LT(0, pressures);
+}
+
+/* running=1 steps every period_ms; running=0 returns with stepping over. */
+TEST_F(sim, periodic)
+{
+	struct vt_consumed seen;
+	uint64_t running, s1, s2;
+
+	ASSERT_EQ(0, vt_ctl_write("sim/seed", "3"));
+	ASSERT_EQ(0, vt_ctl_write("sim/period_ms", "10"));
+	ASSERT_EQ(0, vt_ctl_write("sim/running", "1"));
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/running", &running));
+	EXPECT_EQ(1, running);
+	usleep(500000);
+	ASSERT_EQ(0, vt_ctl_write("sim/running", "0"));
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/running", &running));
+	EXPECT_EQ(0, running);
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &s1));
+	/* 500 ms at 10 ms per step, with generous room for a slow TCG guest. */
+	EXPECT_LE(5, s1);
+	EXPECT_GE(60, s1);
+	usleep(100000);
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &s2));
+	EXPECT_EQ(s1, s2);
+
+	self->trace.nr = 0;
+	ASSERT_EQ(0, vt_consume_all(&self->inst, add_event, &self->trace, &seen));
+	EXPECT_LT(0, seen.records);
+	EXPECT_EQ(0, self->trace.foreign);
+}
+
+/* Out-of-range control values are refused and change nothing. */
+TEST_F(sim, bad_values)
+{
+	uint64_t val;
+
+	EXPECT_EQ(-ERANGE, vt_ctl_write("sim/period_ms", "0"));
+	EXPECT_EQ(-ERANGE, vt_ctl_write("sim/period_ms", "60001"));
+	EXPECT_EQ(-EINVAL, vt_ctl_write("sim/period_ms", "fast"));
+	EXPECT_EQ(0, vt_ctl_write("sim/period_ms", "60000"));
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/period_ms", &val));
+	EXPECT_EQ(60000, val);
+	EXPECT_EQ(-ERANGE, vt_ctl_write("sim/running", "2"));
+	ASSERT_EQ(0, vt_ctl_write("sim/seed", "9"));
+	EXPECT_EQ(-ERANGE, vt_ctl_write("sim/step", "0"));
+	EXPECT_EQ(-ERANGE, vt_ctl_write("sim/step", "10000001"));
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &val));
+	EXPECT_EQ(0, val);
+}
+
+/* The default build is loaded with default parameters. */
+TEST_F(sim, default_parameters)
+{
+	char buf[32];
+
+	ASSERT_LT(0, vt_read("/sys/module/vtrace/parameters/sim_autostart",
+			     buf, sizeof(buf)));
+	EXPECT_STREQ("N\n", buf);
+	ASSERT_LT(0, vt_read("/sys/module/vtrace/parameters/sim_period_ms",
+			     buf, sizeof(buf)));
+	EXPECT_STREQ("100\n", buf);
+	ASSERT_LT(0, vt_read("/sys/module/vtrace/parameters/sim_seed", buf,
+			     sizeof(buf)));
+	EXPECT_STREQ("1\n", buf);
+	EXPECT_EQ(0, self->saved_running);
+}
+
+TEST_HARNESS_MAIN
