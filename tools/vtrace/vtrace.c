@@ -24,7 +24,8 @@ static const struct vtrace_command commands[] = {
 	{ "enable", cmd_enable, "enable categories or group/event events" },
 	{ "disable", cmd_disable, "disable categories or group/event events" },
 	{ "status", cmd_status, "show enabled events, buffer and clock" },
-	{ "record", cmd_record, "record events from every CPU into a trace.dat" },
+	{ "record", cmd_record,
+	  "record events from every CPU into a trace.dat" },
 	{ "stop", cmd_stop, "end a running (or --background) vtrace record" },
 	{ "report", cmd_report, "print the events of a trace.dat" },
 };

@@ -39,7 +39,7 @@ PKG_CONFIG ?= pkg-config
 LIBVTRACE_PKGS := libtracefs libtraceevent
 
 # Headers are included as <vtrace/NAME.h>.
-LIBVTRACE_CFLAGS := -I$(LIBVTRACE_DIR)/.. -D_GNU_SOURCE \
+LIBVTRACE_CFLAGS := -I$(LIBVTRACE_DIR)/.. -D_GNU_SOURCE= \
 	$(shell $(PKG_CONFIG) --cflags $(LIBVTRACE_PKGS))
 LIBVTRACE_LIBS := $(shell $(PKG_CONFIG) --libs $(PKG_CONFIG_STATIC) $(LIBVTRACE_PKGS))
 # libtraceevent loads its plugins with dlopen().

@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The vtrace helper with vtrace.ko's vendor events (the rig's guests load the
+# module before the tests): the seed's category file maps gfx and thermal_tj
+# onto exactly the module's Mali and Exynos thermal events. SKIPs where the
+# events do not exist (the host, or a guest without the module).
+
+. "$(dirname "$0")/vtrace_test_lib.sh"
+
+I=vtrace_guest_$$
+SEED="$DATA/seed_categories.txt"
+MALI="mali/gpu_power_state
+mali/mali_pm_status"
+THERMAL="thermal_exynos/thermal_cpu_pressure
+thermal_exynos/thermal_exynos_arm_update"
+
+cleanup()
+{
+	if [ -d "$TRACEFS/instances/$I" ]; then
+		echo 0 >"$TRACEFS/instances/$I/events/enable"
+		rmdir "$TRACEFS/instances/$I"
+	fi
+	vt_cleanup_tmp
+}
+trap cleanup EXIT
+
+ktap_print_header
+if [ "$(id -u)" != 0 ]; then
+	ktap_skip_all "needs root"
+	exit "$KSFT_SKIP"
+fi
+if [ ! -d "$TRACEFS/events/mali" ] || [ ! -d "$TRACEFS/events/thermal_exynos" ]; then
+	ktap_skip_all "no mali/thermal_exynos events (vtrace.ko not loaded)"
+	exit "$KSFT_SKIP"
+fi
+if [ ! -x "$VTRACE" ]; then
+	ktap_skip_all "helper not built: $VTRACE"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 10
+
+vt_run categories -f "$SEED" --json
+[ "$rc" = 0 ] && [ "$out" = '{"categories":[{"name":"gfx","events":[{"event":"mali/gpu_power_state","present":true,"enabled":false},{"event":"mali/mali_pm_status","present":true,"enabled":false}]},{"name":"thermal_tj","events":[{"event":"thermal_exynos/thermal_cpu_pressure","present":true,"enabled":false},{"event":"thermal_exynos/thermal_exynos_arm_update","present":true,"enabled":false}]}],"diagnostics":[]}' ]
+vt_result categories_shows_module_events_present_and_off $?
+
+vt_run enable --instance "$I" -f "$SEED" gfx
+[ "$rc" = 0 ] && [ "$(enabled_events "$TRACEFS/instances/$I")" = "$MALI" ] &&
+	contains "$out" "enabled 2 event(s) in instance $I; 0 already enabled, 0 skipped"
+vt_result enable_gfx_turns_on_exactly_the_two_mali_events $?
+
+[ "$(event_state "$TRACEFS" mali/gpu_power_state)" = 0 ] &&
+	[ "$(event_state "$TRACEFS" mali/mali_pm_status)" = 0 ]
+vt_result enable_in_instance_leaves_top_level_off $?
+
+vt_run status --instance "$I" -f "$SEED" --json
+[ "$rc" = 0 ] && contains "$out" '"categories":[{"name":"gfx","events":[{"event":"mali/gpu_power_state","present":true,"enabled":true},{"event":"mali/mali_pm_status","present":true,"enabled":true}]}],"uncategorized":[]'
+vt_result status_groups_mali_events_under_gfx $?
+
+vt_run enable --instance "$I" -f "$SEED" thermal_tj
+[ "$rc" = 0 ] && [ "$(enabled_events "$TRACEFS/instances/$I")" = "$MALI
+$THERMAL" ]
+vt_result enable_thermal_tj_adds_exactly_the_thermal_events $?
+
+vt_run disable --instance "$I" -f "$SEED" gfx
+[ "$rc" = 0 ] && [ "$(enabled_events "$TRACEFS/instances/$I")" = "$THERMAL" ]
+vt_result disable_gfx_leaves_thermal_on $?
+
+printf 'gfx\n mali/gpu_power_state\n mali/no_such_mali_event\n' >"$VT_TMP/partial.txt"
+vt_run enable --instance "$I" -f "$VT_TMP/partial.txt" gfx
+[ "$rc" = 0 ] &&
+	contains "$err" "mali/no_such_mali_event (category gfx) is not on this kernel: skipped" &&
+	[ "$(enabled_events "$TRACEFS/instances/$I")" = "mali/gpu_power_state
+$THERMAL" ]
+vt_result missing_event_is_skipped_and_the_rest_enabled $?
+
+vt_run disable --all --instance "$I"
+[ "$rc" = 0 ] && [ ! -d "$TRACEFS/instances/$I" ]
+vt_result disable_all_removes_the_instance $?
+
+# The top level buffer, as a board's atrace would use it; restored after.
+vt_run enable -f "$SEED" gfx
+[ "$rc" = 0 ] && [ "$(event_state "$TRACEFS" mali/gpu_power_state)" = 1 ] &&
+	[ "$(event_state "$TRACEFS" mali/mali_pm_status)" = 1 ] &&
+	[ "$(event_state "$TRACEFS" thermal_exynos/thermal_cpu_pressure)" = 0 ]
+vt_result enable_gfx_in_top_level_buffer $?
+
+export VTRACE_CATEGORIES="$SEED"
+vt_run disable gfx
+unset VTRACE_CATEGORIES
+[ "$rc" = 0 ] && [ "$(event_state "$TRACEFS" mali/gpu_power_state)" = 0 ] &&
+	[ "$(event_state "$TRACEFS" mali/mali_pm_status)" = 0 ]
+vt_result disable_gfx_with_categories_from_environment $?
+
+ktap_finished

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared by the vtrace helper's shell tests (POSIX sh: the guests run busybox).
+# Source it from the test's directory; it sources kselftest's ktap_helpers.sh.
+#
+# Provides: $VTRACE (the helper), $TRACEFS, $DATA, vt_run (run the helper,
+# keeping stdout, stderr and the exit status), vt_result (one KTAP result from
+# a condition's status, logging what was seen on failure) and tracefs helpers.
+
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -f "$here/ktap_helpers.sh" ]; then
+	. "$here/ktap_helpers.sh"
+else
+	. "$here/../kselftest/ktap_helpers.sh"
+fi
+
+DATA="$here/data"
+TRACEFS=/sys/kernel/tracing
+# In the guests the rig sets VTRACE_BIN; on the host the tests use the
+# helper built in the source tree.
+VTRACE=${VTRACE_BIN:-$here/../../tools/vtrace/vtrace}
+VT_TMP=$(mktemp -d /tmp/vtrace-test.XXXXXX)
+# Keep instance ownership markers of the tests out of /run/vtrace.
+export VTRACE_STATE_DIR="$VT_TMP/state"
+unset VTRACE_CATEGORIES
+
+# vt_run ARGS... - run the helper; sets $rc, $out (stdout), $err (stderr).
+vt_run()
+{
+	"$VTRACE" "$@" >"$VT_TMP/out" 2>"$VT_TMP/err"
+	rc=$?
+	out=$(cat "$VT_TMP/out")
+	err=$(cat "$VT_TMP/err")
+}
+
+# vt_result NAME STATUS - one KTAP result: pass when STATUS is 0 (use $? of
+# the test's condition); on failure log the last helper run.
+vt_result()
+{
+	if [ "$2" = 0 ]; then
+		ktap_test_pass "$1"
+		return
+	fi
+	ktap_print_msg "$1: exit status of the helper: $rc"
+	sed 's/^/# stdout: /' "$VT_TMP/out"
+	sed 's/^/# stderr: /' "$VT_TMP/err"
+	ktap_test_fail "$1"
+}
+
+# contains HAYSTACK NEEDLE - fixed-string match.
+contains()
+{
+	case "$1" in
+	*"$2"*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# event_state DIR GROUP/EVENT - first character of the enable file (0/1).
+event_state()
+{
+	cut -c1 "$1/events/$2/enable"
+}
+
+# enabled_events DIR - the enabled events of a tracefs dir, sorted, one
+# group/event per line.
+enabled_events()
+{
+	tr ':' '/' <"$1/set_event" | sort
+}
+
+vt_cleanup_tmp()
+{
+	rm -rf "$VT_TMP"
+}
