@@ -435,6 +435,24 @@ static int catmap_merge(struct vtrace_catmap *map, struct vtrace_catmap *from,
 	if (ret)
 		return ret;
 
+	/* The first file: take its categories over, no need to re-index. */
+	if (!map->nr) {
+		for (i = 0; i < from->nr; i++)
+			for (j = 0; j < from->cats[i].nr_events; j++)
+				from->cats[i].events[j].file = file_copy;
+		vtrace_strtab_free(&map->index);
+		free(map->cats);
+		map->cats = from->cats;
+		map->nr = from->nr;
+		map->alloc = from->alloc;
+		map->index = from->index;
+		from->cats = NULL;
+		from->nr = 0;
+		from->alloc = 0;
+		vtrace_strtab_init(&from->index);
+		return 0;
+	}
+
 	for (i = 0; i < from->nr; i++) {
 		struct vtrace_category *src = &from->cats[i];
 
