@@ -308,6 +308,7 @@ TEST_F(catmap, duplicate_event_across_files_is_listed_once_with_warning)
 	ASSERT_EQ(1, self->diags.nr);
 	EXPECT_STREQ("two.txt", self->diags.items[0].file);
 	EXPECT_EQ(3, self->diags.items[0].line);
+	EXPECT_EQ(2, self->diags.items[0].column);
 	EXPECT_NE(NULL, strstr(self->diags.items[0].message, "one.txt:2"));
 }
 

@@ -39,7 +39,7 @@ if [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "helper not built: $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 29
+ktap_set_plan 30
 
 printf 'sched_cat\n sched/sched_switch\n sched/sched_wakeup\n' >"$SCHED"
 printf 'gfx\n mali/gpu_power_state\n mali/../tracing_on\n' >"$VT_TMP/bad.txt"
@@ -88,6 +88,16 @@ vt_run check --json "$VT_TMP/warn.txt"
 [ "$rc" = 0 ] && contains "$out" '"events":["mali/gpu_power_state"]' &&
 	contains "$out" '"line":3,"column":2,"severity":"warning"'
 vt_result check_warnings_only_exits_0 $?
+
+# The example files "make install" ships are clean.
+examples="$here/examples"
+[ -d "$examples" ] || examples="$here/../../tools/vtrace/examples"
+vt_run check "$examples"/exynos-mali.txt
+seed_ok=$rc
+vt_run check "$examples"/exynos-mali-power.txt
+[ "$seed_ok" = 0 ] && [ "$rc" = 0 ] && [ -z "$err" ] &&
+	cmp -s "$examples/exynos-mali.txt" "$DATA/seed_categories.txt"
+vt_result shipped_examples_are_clean_and_hold_the_seed_categories $?
 
 # enable in a new instance, leaving the top level alone.
 top_before=$(event_state "$TRACEFS" sched/sched_switch)

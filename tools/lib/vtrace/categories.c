@@ -336,6 +336,7 @@ static void parse_event(struct parser *p, const char *s, size_t len,
 	event.group_len = (const char *)memchr(s, '/', len) - s;
 	event.file = p->file;
 	event.line = p->line;
+	event.column = indent + 1;
 
 	cat = &p->map->cats[p->current];
 	ret = category_add_event(cat, &event, &first);
@@ -471,7 +472,8 @@ static int catmap_merge(struct vtrace_catmap *map, struct vtrace_catmap *from,
 			event->name = NULL;
 			if (ret == 1 &&
 			    vtrace_diag_add(
-				    diags, file, event->line, 0, VTRACE_WARNING,
+				    diags, file, event->line, event->column,
+				    VTRACE_WARNING,
 				    "duplicate event in category '%s' (first listed in %s:%u): enabled once",
 				    map->cats[idx].name, first->file,
 				    first->line))

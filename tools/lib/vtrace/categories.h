@@ -24,12 +24,14 @@
  * @group_len: length of the group part of @name
  * @file: file that listed the event first (shared with the catmap)
  * @line: its line in @file
+ * @column: its column (the byte after the indent)
  */
 struct vtrace_category_event {
 	char *name;
 	size_t group_len;
 	const char *file;
 	unsigned int line;
+	unsigned int column;
 };
 
 /**
