@@ -41,7 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (k = 0; k < cat->nr_events; k++) {
 			const char *name = cat->events[k].name;
 
-			if (vtrace_event_name_check(name, strlen(name), &nerr) ||
+			if (vtrace_event_name_check(name, strlen(name),
+						    &nerr) ||
 			    name[cat->events[k].group_len] != '/')
 				abort();
 		}
