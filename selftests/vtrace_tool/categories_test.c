@@ -415,6 +415,8 @@ TEST_F(catmap, control_character_in_category_is_error)
 {
 	EXPECT_EQ(-EINVAL, parse(self, "gf\x01x\n a/b\n"));
 	EXPECT_TRUE(has_diag(self, VTRACE_ERROR, 1, 3, "control character"));
+	/* Its events are not reported again as orphans. */
+	EXPECT_EQ(1, self->diags.nr_errors);
 }
 
 TEST_F(catmap, unindented_event_becomes_category_with_warning)

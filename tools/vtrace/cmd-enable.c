@@ -222,17 +222,20 @@ static int cmd_switch(int argc, char **argv, bool enable)
 			instance = optarg;
 			break;
 		case 'a':
-			if (!enable) {
-				all = true;
-				break;
+			if (enable) {
+				vtrace_err(
+					"enable: --all is an option of disable");
+				switch_usage(stderr, argv[0]);
+				return VTRACE_EXIT_USAGE;
 			}
-			/* fall through */
-		default:
-			switch_usage(stderr, argv[0]);
-			return VTRACE_EXIT_USAGE;
+			all = true;
+			break;
 		case 'h':
 			switch_usage(stdout, argv[0]);
 			return VTRACE_EXIT_OK;
+		default:
+			switch_usage(stderr, argv[0]);
+			return VTRACE_EXIT_USAGE;
 		}
 	}
 	if (all == (optind != argc)) {

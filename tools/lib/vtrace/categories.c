@@ -32,12 +32,19 @@
 #include <vtrace/categories.h>
 #include <vtrace/event-name.h>
 
+#define NO_CATEGORY (-1)
+#define REJECTED_CATEGORY (-2)
+
 struct parser {
 	struct vtrace_catmap *map;
 	struct vtrace_diags *diags;
 	const char *file;
 	unsigned int line;
-	/* Index of the category the next event lines belong to, or -1. */
+	/*
+	 * Index of the category the next event lines belong to, NO_CATEGORY
+	 * before the first one, REJECTED_CATEGORY after a category line that
+	 * was an error (its events are not checked against it).
+	 */
 	long current;
 	/* Line of each category's first mention, for the "no events" check. */
 	unsigned int *first_line;
@@ -272,7 +279,7 @@ static void parse_category(struct parser *p, const char *s, size_t len)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
 			diag(p, i + 1, VTRACE_ERROR,
 			     "control character in category name");
-			p->current = -1;
+			p->current = REJECTED_CATEGORY;
 			return;
 		}
 	}
@@ -321,8 +328,9 @@ static void parse_event(struct parser *p, const char *s, size_t len,
 		     nerr.hint ? nerr.hint : "", nerr.hint ? ")" : "");
 		return;
 	}
-	if (p->current < 0) {
-		/* Also reached after a rejected category line. */
+	if (p->current == REJECTED_CATEGORY)
+		return;
+	if (p->current == NO_CATEGORY) {
 		diag(p, indent + 1, VTRACE_ERROR,
 		     "event line before any category (a category name starts in column 1)");
 		return;
@@ -506,7 +514,7 @@ int vtrace_catmap_parse(struct vtrace_catmap *map, const char *file,
 		.map = &parsed,
 		.diags = diags,
 		.file = file,
-		.current = -1,
+		.current = NO_CATEGORY,
 	};
 	const char *s = buf, *end = buf + len, *nl;
 

@@ -50,7 +50,7 @@ static char *marker_path(const char *name)
 }
 
 /* Identify the instance directory by device and inode. */
-static int instance_id(struct vtrace_instance *vi, char *buf, size_t size)
+static int instance_id(const struct vtrace_instance *vi, char *buf, size_t size)
 {
 	struct stat st;
 	char *dir;
@@ -96,7 +96,7 @@ out:
 }
 
 /* Whether the marker names this very instance directory. */
-static bool marker_matches(struct vtrace_instance *vi)
+static bool marker_matches(const struct vtrace_instance *vi)
 {
 	char id[64], stored[64] = "";
 	char *path;
@@ -269,6 +269,5 @@ bool vtrace_instance_is_new(const struct vtrace_instance *vi)
  */
 bool vtrace_instance_is_owned(const struct vtrace_instance *vi)
 {
-	return vi->name &&
-	       (vi->is_new || marker_matches((struct vtrace_instance *)vi));
+	return vi->name && (vi->is_new || marker_matches(vi));
 }
