@@ -18,15 +18,16 @@ struct kbuffer;
  * @open: set up on @reader->fd (opened O_RDONLY | O_NONBLOCK); return
  *	-EOPNOTSUPP when this kernel does not offer the path
  * @consume: hand out complete sub-buffers through
- *	vtrace_ring_reader_emit(); with @drain, tracing is off and partly
- *	filled sub-buffers are handed out too, until the buffer is empty
+ *	vtrace_ring_reader_emit(), at most @max (0: no limit); with @drain,
+ *	tracing is off and partly filled sub-buffers are handed out too,
+ *	until the buffer is empty
  * @close: undo @open (the descriptor is closed by the caller)
  */
 struct vtrace_ring_reader_ops {
 	enum vtrace_reader_path path;
 	int (*open)(struct vtrace_ring_reader *reader);
 	int (*consume)(struct vtrace_ring_reader *reader, bool drain,
-		       vtrace_ring_subbuf_fn fn, void *ctx);
+		       unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx);
 	void (*close)(struct vtrace_ring_reader *reader);
 };
 

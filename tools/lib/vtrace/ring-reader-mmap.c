@@ -160,13 +160,16 @@ static int hand_out(struct vtrace_ring_reader *reader, bool drain,
 }
 
 static int mmap_consume(struct vtrace_ring_reader *reader, bool drain,
-			vtrace_ring_subbuf_fn fn, void *ctx)
+			unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
 {
 	struct mmap_state *st = reader->priv;
+	unsigned long long start = reader->stats.subbufs;
 	uint32_t id, read;
 	int ret;
 
 	for (;;) {
+		if (max && reader->stats.subbufs - start >= max)
+			return 0;
 		ret = hand_out(reader, drain, fn, ctx);
 		if (ret)
 			return ret;

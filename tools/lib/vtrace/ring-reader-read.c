@@ -50,12 +50,16 @@ static void read_close(struct vtrace_ring_reader *reader)
 }
 
 static int read_consume(struct vtrace_ring_reader *reader, bool drain,
-			vtrace_ring_subbuf_fn fn, void *ctx)
+			unsigned int max, vtrace_ring_subbuf_fn fn,
+			void *ctx)
 {
 	struct read_state *st = reader->priv;
+	unsigned long long start = reader->stats.subbufs;
 	int ret;
 
 	for (;;) {
+		if (max && reader->stats.subbufs - start >= max)
+			return 0;
 		ret = tracefs_cpu_read(st->tcpu, st->buf, true);
 		if (ret < 0)
 			return errno == EAGAIN ? 0 : -errno;

@@ -62,9 +62,11 @@ static int read_result(int ret)
 }
 
 static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
-			  vtrace_ring_subbuf_fn fn, void *ctx)
+			  unsigned int max, vtrace_ring_subbuf_fn fn,
+			  void *ctx)
 {
 	struct splice_state *st = reader->priv;
+	unsigned long long start = reader->stats.subbufs;
 	int ret;
 
 	/*
@@ -76,6 +78,9 @@ static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
 		ret = vtrace_ring_reader_emit(reader, st->buf, fn, ctx);
 		if (ret)
 			return ret;
+		/* What stays in the pipe is read first next time. */
+		if (max && reader->stats.subbufs - start >= max)
+			return 0;
 	}
 	if (ret < 0 || !drain)
 		return ret;

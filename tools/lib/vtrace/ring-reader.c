@@ -16,6 +16,13 @@
 
 #include "ring-reader-local.h"
 
+/*
+ * Sub-buffers one vtrace_ring_reader_consume() hands out at most, so that
+ * a CPU whose buffer fills as fast as it is read cannot keep the caller
+ * from its other CPUs, or from noticing that it should stop.
+ */
+#define CONSUME_MAX_SUBBUFS 256
+
 static const char *const path_names[] = {
 	[VTRACE_READER_AUTO] = "auto",
 	[VTRACE_READER_MMAP] = "mmap",
@@ -190,14 +197,17 @@ void vtrace_ring_reader_close(struct vtrace_ring_reader *reader)
  * @fn: called for each sub-buffer
  * @ctx: passed to @fn
  *
- * Never blocks. A sub-buffer the kernel is still writing to stays in the
- * ring buffer until it is full or vtrace_ring_reader_drain() takes it.
+ * Never blocks, and returns after a bounded number of sub-buffers (poll()
+ * again for the rest). A sub-buffer the kernel is still writing to stays
+ * in the ring buffer until it is full or vtrace_ring_reader_drain() takes
+ * it.
  * Returns 0, the error @fn returned, or a negative errno.
  */
 int vtrace_ring_reader_consume(struct vtrace_ring_reader *reader,
 			       vtrace_ring_subbuf_fn fn, void *ctx)
 {
-	return reader->ops->consume(reader, false, fn, ctx);
+	return reader->ops->consume(reader, false, CONSUME_MAX_SUBBUFS, fn,
+				    ctx);
 }
 
 /**
@@ -213,7 +223,7 @@ int vtrace_ring_reader_consume(struct vtrace_ring_reader *reader,
 int vtrace_ring_reader_drain(struct vtrace_ring_reader *reader,
 			     vtrace_ring_subbuf_fn fn, void *ctx)
 {
-	return reader->ops->consume(reader, true, fn, ctx);
+	return reader->ops->consume(reader, true, 0, fn, ctx);
 }
 
 /**
