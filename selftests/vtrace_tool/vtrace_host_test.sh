@@ -183,7 +183,8 @@ if unshare -m true 2>/dev/null; then
 
 	# A failed enable in an instance it has just created removes it again.
 	unshare -m sh -c "mkdir '$VT_TMP/fake_instances' &&
-		mount -o bind,ro '$VT_TMP/fake_instances' '$TRACEFS/instances' &&
+		mount -o bind '$VT_TMP/fake_instances' '$TRACEFS/instances' &&
+		mount -o remount,bind,ro '$TRACEFS/instances' &&
 		exec '$VTRACE' enable --instance '$C' sched/sched_switch" \
 		>"$VT_TMP/out" 2>"$VT_TMP/err"
 	rc=$?
