@@ -302,6 +302,28 @@ TEST_F(emit, filter_rejects_other_values)
 	EXPECT_EQ(1, entries(_metadata, &self->inst));
 }
 
+/* The trace text names the power levels, in from/to order. */
+TEST_F(emit, printed_symbolically)
+{
+	char path[PATH_MAX], *text, *line, *from, *to;
+	size_t len;
+
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "mali/gpu_power_state", true));
+	ASSERT_EQ(26, vt_emit("gpu_power_state STACKS 0x2"));
+	ASSERT_EQ(0, vt_tracing_file(&self->inst, "trace", path, sizeof(path)));
+	text = vt_read_all(path, &len);
+	ASSERT_NE(NULL, text);
+	line = strstr(text, "gpu_power_state: ");
+	ASSERT_NE(NULL, line) TH_LOG("no event in:\n%s", text);
+	line[strcspn(line, "\n")] = '\0';
+	from = strstr(line, "STACKS");
+	to = strstr(line, "COREGROUP");
+	EXPECT_NE(NULL, from) TH_LOG("%s", line);
+	EXPECT_NE(NULL, to) TH_LOG("%s", line);
+	EXPECT_TRUE(from && to && from < to) TH_LOG("%s", line);
+	free(text);
+}
+
 /* "gpu_power_state" + blanks + " 1 2", exactly len bytes. */
 static void padded_cmd(char *buf, size_t len)
 {

@@ -45,7 +45,7 @@ static int kernel_char_signed(void)
 	struct vt_format f;
 	size_t i;
 
-	for (i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(refs); i++) {
 		if (vt_format_load(refs[i][0], refs[i][1], &f))
 			continue;
 		fld = vt_field(&f, refs[i][2]);
@@ -150,7 +150,7 @@ static void check_field(struct __test_metadata *_metadata,
 /* Exactly the common fields followed by the vendor fields, in order. */
 TEST_F(format, fields)
 {
-	const int nr_common = sizeof(common_fields) / sizeof(common_fields[0]);
+	const int nr_common = ARRAY_SIZE(common_fields);
 	int i;
 
 	ASSERT_EQ(nr_common + variant->nr_fields, self->f.nr_fields);

@@ -163,7 +163,7 @@ const char *vt_tracefs(void)
 
 	if (found)
 		return found;
-	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
 		snprintf(path, sizeof(path), "%s/trace", roots[i]);
 		if (vt_exists(path))
 			return found = roots[i];
@@ -437,7 +437,7 @@ int vt_cpu_stats(const struct vt_tracing *t, int cpu, struct vt_cpu_stats *st)
 	memset(st, 0, sizeof(*st));
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
 			size_t klen = strlen(keys[i].key);
 
 			if (strncmp(line, keys[i].key, klen))

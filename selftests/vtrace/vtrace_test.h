@@ -19,6 +19,10 @@
 #define VT_MAX_CPUS 256
 #define VT_MAX_FIELDS 24
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* Generic file access. */
 ssize_t vt_write(const char *path, const void *buf, size_t len);
 int vt_write_str(const char *path, const char *str);
