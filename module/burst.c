@@ -48,10 +48,12 @@ static const char * const burst_state_names[] = {
 /**
  * struct burst_worker - the burst thread of one CPU
  * @task:	the thread, NULL when there is none
+ * @cpu:	the CPU it is bound to, the gpu_id of its events
  * @emitted:	events emitted so far, published every BURST_BATCH events
  */
 struct burst_worker {
 	struct task_struct *task;
+	unsigned int cpu;
 	unsigned long emitted;
 };
 
@@ -95,7 +97,7 @@ static void burst_wait_for_stop(void)
 static int burst_thread(void *data)
 {
 	struct burst_worker *worker = data;
-	unsigned int cpu = smp_processor_id();
+	unsigned int cpu = worker->cpu;
 	unsigned long nr_events = burst.per_cpu;
 	unsigned long i;
 
@@ -199,6 +201,7 @@ static int burst_create_threads(void)
 			return PTR_ERR(task);
 		}
 		worker->task = task;
+		worker->cpu = cpu;
 		worker->emitted = 0;
 		cpumask_set_cpu(cpu, &burst.cpus);
 	}
