@@ -252,6 +252,16 @@ TEST_F(catmap, crlf_blank_line_does_not_start_a_category)
 	EXPECT_STREQ("a/b,c/d", events_of(self, "gfx"));
 }
 
+TEST_F(catmap, byte_order_mark_is_ignored_with_warning)
+{
+	ASSERT_EQ(0, parse(self, "\xef\xbb\xbfgfx \n a/b\n"));
+	EXPECT_STREQ("a/b", events_of(self, "gfx"));
+	EXPECT_TRUE(has_diag(self, VTRACE_WARNING, 1, 1, "byte order mark"));
+	/* Columns on line 1 still count the mark's bytes. */
+	EXPECT_TRUE(has_diag(self, VTRACE_WARNING, 1, 7, "trailing"));
+	EXPECT_EQ(2, self->diags.nr);
+}
+
 TEST_F(catmap, trailing_blanks_after_event_are_ignored_with_warning)
 {
 	ASSERT_EQ(0, parse(self, "gfx\n mali/gpu_power_state \t \n"));

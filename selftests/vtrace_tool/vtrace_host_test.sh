@@ -39,7 +39,7 @@ if [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "helper not built: $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 30
+ktap_set_plan 31
 
 printf 'sched_cat\n sched/sched_switch\n sched/sched_wakeup\n' >"$SCHED"
 printf 'gfx\n mali/gpu_power_state\n mali/../tracing_on\n' >"$VT_TMP/bad.txt"
@@ -239,6 +239,22 @@ if unshare -m true 2>/dev/null; then
 	vt_result unmounted_tracefs_is_mounted_by_vtrace $?
 else
 	ktap_test_skip "unmounted_tracefs_is_mounted_by_vtrace (no unshare -m)"
+fi
+
+# Without access to tracefs, events must not all look "missing".
+if [ "$(stat -c %a "$TRACEFS")" = 700 ] && id nobody >/dev/null 2>&1 &&
+	command -v su >/dev/null; then
+	mkdir "$VT_TMP/pub"
+	chmod 755 "$VT_TMP" "$VT_TMP/pub"
+	cp "$VTRACE" "$SCHED" "$VT_TMP/pub/"
+	su -s /bin/sh nobody -c "'$VT_TMP/pub/vtrace' categories -f '$VT_TMP/pub/sched.txt'" \
+		>"$VT_TMP/out" 2>"$VT_TMP/err"
+	rc=$?
+	[ "$rc" = 1 ] && [ ! -s "$VT_TMP/out" ] &&
+		contains "$(cat "$VT_TMP/err")" "cannot access tracefs at $TRACEFS: Permission denied"
+	vt_result tracefs_without_access_is_an_error_not_missing_events $?
+else
+	ktap_test_skip "tracefs_without_access_is_an_error_not_missing_events (no nobody user or tracefs not 0700)"
 fi
 
 vt_run disable --all --instance "$A"

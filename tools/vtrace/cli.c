@@ -188,6 +188,16 @@ int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
 		return VTRACE_EXIT_FAIL;
 	}
 
+	/*
+	 * Without access every event would look missing: say so instead.
+	 * tracefs is root-only (0700) unless the system opened it up.
+	 */
+	if (access(dir, R_OK | X_OK)) {
+		vtrace_err("cannot access tracefs at %s: %s (run as root)", dir,
+			   strerror(errno));
+		return VTRACE_EXIT_FAIL;
+	}
+
 	ret = vtrace_instance_open(instance, mode, vi);
 	if (ret == -ENOENT) {
 		vtrace_err(

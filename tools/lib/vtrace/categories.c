@@ -11,9 +11,10 @@
  *
  * Where those readers accept a file, the map built here is the same, with
  * these exceptions, each reported as a warning because the naive reading and
- * theirs differ: a CR before '\n' and trailing blanks are not part of names
- * (they would be for atrace and Perfetto, and no such event exists), and an
- * event listed twice in a category is kept once.
+ * theirs differ: a CR before '\n', trailing blanks and a UTF-8 byte order
+ * mark are not part of names (they would be for atrace and Perfetto, and no
+ * such category or event exists), and an event listed twice in a category
+ * is kept once.
  *
  * Stricter than them, as errors: names that could reach outside
  * events/<group>/<event>/ or contain characters no tracepoint uses, whole
@@ -48,9 +49,13 @@ struct parser {
 	long current;
 	/* Line of each category's first mention, for the "no events" check. */
 	unsigned int *first_line;
+	/* Bytes before the line start (a byte order mark on line 1). */
+	unsigned int column_offset;
 	bool warned_cr;
 	int err;
 };
+
+static const char utf8_bom[] = "\xef\xbb\xbf";
 
 /**
  * vtrace_catmap_init - start an empty category map
@@ -189,6 +194,8 @@ static void diag(struct parser *p, unsigned int column,
 {
 	va_list ap;
 
+	if (column)
+		column += p->column_offset;
 	va_start(ap, fmt);
 	if (vtrace_diag_vadd(p->diags, p->file, p->line, column, severity, fmt,
 			     ap))
@@ -528,11 +535,20 @@ int vtrace_catmap_parse(struct vtrace_catmap *map, const char *file,
 	if (!check_text(&p, buf, len))
 		return p.err ? p.err : -EINVAL;
 
-	for (p.line = 1; s < end && !p.err; p.line++) {
+	p.line = 1;
+	if (len >= sizeof(utf8_bom) - 1 &&
+	    !memcmp(buf, utf8_bom, sizeof(utf8_bom) - 1)) {
+		diag(&p, 1, VTRACE_WARNING,
+		     "UTF-8 byte order mark ignored (atrace and Perfetto keep it in the first category name)");
+		s += sizeof(utf8_bom) - 1;
+		p.column_offset = sizeof(utf8_bom) - 1;
+	}
+	for (; s < end && !p.err; p.line++) {
 		nl = memchr(s, '\n', end - s);
 		if (!nl)
 			nl = end;
 		parse_line(&p, s, nl - s);
+		p.column_offset = 0;
 		s = nl + 1;
 	}
 	if (!p.err)
