@@ -125,8 +125,7 @@ static void print_text(struct report *r, struct tep_event *event,
 			TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
 	tep_print_event(r->tep, &r->s, record, " %6.1000d:", TEP_PRINT_TIME);
 	trace_seq_printf(&r->s, " %s: %*s", name, len < 20 ? 20 - len : 0, "");
-	if (event)
-		tep_print_event(r->tep, &r->s, record, "%s", TEP_PRINT_INFO);
+	tep_print_event(r->tep, &r->s, record, "%s", TEP_PRINT_INFO);
 	if (r->s.len && r->s.buffer[r->s.len - 1] == '\n')
 		r->s.len--;
 	trace_seq_terminate(&r->s);

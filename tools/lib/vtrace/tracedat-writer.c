@@ -48,8 +48,14 @@
 
 /* Unit of the data move at finish: small enough to bound memory use. */
 #define MOVE_CHUNK (1024 * 1024)
-/* Kept free at create for the header parts only finish() writes. */
-#define TAIL_RESERVE (64 * 1024)
+/*
+ * Bounds of the header parts only finish() writes, for the space create()
+ * reserves: a saved_cmdlines line is "PID COMM\n" (7 digits, 15 chars),
+ * a CPU's stats option is well under 512 bytes, the rest under 16 KiB.
+ */
+#define CMDLINE_MAX_LEN 24
+#define CPU_STATS_MAX_LEN 512
+#define TAIL_FIXED_MAX_LEN (16 * 1024)
 
 struct tracedat_cpu {
 	int fd;
@@ -78,14 +84,11 @@ static int set_error(struct vt_tracedat *td, int err, const char *fmt, ...)
 	size_t len;
 
 	pthread_mutex_lock(&td->err_lock);
-	if (!td->err[0]) {
-		va_start(ap, fmt);
-		vsnprintf(td->err, sizeof(td->err), fmt, ap);
-		va_end(ap);
-		len = strlen(td->err);
-		snprintf(td->err + len, sizeof(td->err) - len, ": %s",
-			 strerror(-err));
-	}
+	va_start(ap, fmt);
+	vsnprintf(td->err, sizeof(td->err), fmt, ap);
+	va_end(ap);
+	len = strlen(td->err);
+	snprintf(td->err + len, sizeof(td->err) - len, ": %s", strerror(-err));
 	pthread_mutex_unlock(&td->err_lock);
 	return err;
 }
@@ -446,10 +449,27 @@ static void add_printk_formats(struct out_buf *b)
 	free(data);
 }
 
+/*
+ * Space for the rest of the header and the padding after it, so that
+ * finish() needs no new disk space before the data moves free some.
+ */
+static size_t tail_reserve(struct vt_tracedat *td)
+{
+	long long entries = 0;
+
+	if (tracefs_instance_file_read_number(NULL, "saved_cmdlines_size",
+					      &entries) ||
+	    entries < 0 || entries > 1 << 20)
+		entries = 1 << 20;
+	return TAIL_FIXED_MAX_LEN + entries * CMDLINE_MAX_LEN +
+	       td->ncpus * CPU_STATS_MAX_LEN + td->page_size;
+}
+
 static int write_metadata(struct vt_tracedat *td,
 			  const struct vt_tracedat_opts *opts)
 {
 	struct out_buf b = { 0 };
+	size_t reserve;
 	char *zero;
 	off_t off = 0;
 	int ret;
@@ -474,10 +494,11 @@ static int write_metadata(struct vt_tracedat *td,
 		return ret;
 
 	td->tail_offset = off;
-	zero = calloc(1, TAIL_RESERVE);
+	reserve = tail_reserve(td);
+	zero = calloc(1, reserve);
 	if (!zero)
 		return -ENOMEM;
-	ret = pwrite_all(td->fd, zero, TAIL_RESERVE, off);
+	ret = pwrite_all(td->fd, zero, reserve, off);
 	free(zero);
 	if (ret)
 		return set_error(td, ret, "reserving space in %s", td->path);

@@ -33,7 +33,7 @@
  * valid trace.dat with every page written before the failure.
  *
  * Functions return 0 or a negative errno and never print; the text of
- * the first failure is in vt_tracedat_strerror().
+ * the last failure is in vt_tracedat_strerror().
  */
 #ifndef VTRACE_TRACEDAT_WRITER_H
 #define VTRACE_TRACEDAT_WRITER_H
@@ -122,7 +122,7 @@ void vt_tracedat_close(struct vt_tracedat *td);
 void vt_tracedat_abort(struct vt_tracedat *td);
 
 /**
- * vt_tracedat_strerror - describe the first failure of @td
+ * vt_tracedat_strerror - describe the last failure of @td
  * @td: writer
  *
  * Returns a message such as "writing trace.dat.cpu1: No space left on

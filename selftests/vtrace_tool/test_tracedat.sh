@@ -1,0 +1,266 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# trace.dat writer and vtrace report on the host's own tracefs: pages read
+# from trace_pipe_raw by tracedat_capture are written with vtrace's writer,
+# and Debian's trace-cmd report must read back exactly the events vtrace
+# report prints, in the same order. Then the faults: truncated and corrupt
+# files, a killed recording, a full disk, an unwritable output.
+#
+# Needs root, tracefs and trace-cmd. VTRACE and TRACEDAT_CAPTURE name the
+# binaries (default: the ones built in this tree); build them with ASan to
+# make "no crash" mean no memory error either.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../kselftest/ktap_helpers.sh"
+
+VTRACE=${VTRACE:-$top/tools/vtrace/vtrace}
+CAPTURE=${TRACEDAT_CAPTURE:-$here/tracedat_capture}
+tracefs=/sys/kernel/tracing
+inst_name=vtrace_tdat_$$
+inst=$tracefs/instances/$inst_name
+work=$(mktemp -d /tmp/vtrace_tdat.XXXXXX)
+full_mnt=$work/full
+nr_markers=3000
+# Enough pages (~170) to overflow the small tmpfs of the disk-full case.
+full_markers=20000
+
+cleanup() {
+	mountpoint -q "$full_mnt" && umount "$full_mnt"
+	[ -d "$inst" ] && rmdir "$inst"
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+ktap_print_header
+if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
+   ! command -v trace-cmd > /dev/null || [ ! -x "$VTRACE" ] ||
+   [ ! -x "$CAPTURE" ]; then
+	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 14
+
+# A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
+fill_instance() {
+	local i
+
+	[ -d "$inst" ] && rmdir "$inst"
+	mkdir "$inst" || return 1
+	echo 4096 > "$inst/buffer_size_kb"
+	echo 1 > "$inst/events/sched/sched_switch/enable"
+	echo 1 > "$inst/events/sched/sched_wakeup/enable"
+	echo 1 > "$inst/tracing_on"
+	for ((i = 1; i <= $1; i++)); do
+		echo "vtrace-tdat $i" > "$inst/trace_marker"
+	done
+	sleep 0.1
+	echo 0 > "$inst/tracing_on"
+}
+
+# trace-cmd report without its "cpus=N" first line.
+tc_report() {
+	trace-cmd report "$@" 2> /dev/null | grep -v '^cpus='
+	return "${PIPESTATUS[0]}"
+}
+
+# The marker numbers of a report, one per line, in report order.
+marker_numbers() {
+	sed -n 's/.*tracing_mark_write: vtrace-tdat \([0-9]*\)$/\1/p' "$1"
+}
+
+# ktap_test_result, with the command's arguments kept whole.
+result() {
+	local name=$1
+
+	shift
+	if "$@"; then
+		ktap_test_pass "$name"
+	else
+		ktap_test_fail "$name"
+	fi
+}
+
+# Passes when "$@" exits 1 with $expect on stderr and did not crash.
+expect_error() {
+	local name=$1 expect=$2 rc
+
+	shift 2
+	"$@" > "$work/out" 2> "$work/err"
+	rc=$?
+	if [ "$rc" = 1 ] && grep -q -- "$expect" "$work/err" &&
+	   ! grep -q -e AddressSanitizer -e 'runtime error' "$work/err"; then
+		ktap_test_pass "$name"
+	else
+		ktap_print_msg "exit $rc, stderr: $(head -c 400 "$work/err")"
+		ktap_test_fail "$name"
+	fi
+}
+
+# --- round trip ---------------------------------------------------------
+dat=$work/trace.dat
+fill_instance "$nr_markers" &&
+	"$CAPTURE" -o "$dat" -i "$inst_name" > "$work/capture.out"
+capture_rc=$?
+tc_report "$dat" > "$work/tc.txt"
+tc_rc=$?
+"$VTRACE" report "$dat" > "$work/vt.txt" 2> "$work/vt.err"
+vt_rc=$?
+if [ "$capture_rc" = 0 ] && [ "$tc_rc" = 0 ] && [ "$vt_rc" = 0 ] &&
+   [ -s "$work/tc.txt" ] && cmp -s "$work/tc.txt" "$work/vt.txt"; then
+	ktap_test_pass "report_matches_trace_cmd_report ($(wc -l < "$work/tc.txt") events)"
+else
+	ktap_print_msg "capture $capture_rc trace-cmd $tc_rc vtrace $vt_rc"
+	diff "$work/tc.txt" "$work/vt.txt" | head -5
+	ktap_test_fail "report_matches_trace_cmd_report"
+fi
+
+seq 1 "$nr_markers" > "$work/expected_markers"
+marker_numbers "$work/tc.txt" > "$work/tc_markers"
+result "trace_cmd_reads_every_marker_in_order" \
+	cmp -s "$work/expected_markers" "$work/tc_markers"
+
+# The buffer's own counter says nothing was left behind by the drain.
+left=$(trace-cmd report --stat "$dat" 2> /dev/null |
+	awk '/^entries:/ { sum += $2 } END { print sum + 0 }')
+read_events=$(trace-cmd report --stat "$dat" 2> /dev/null |
+	awk '/^read events:/ { sum += $3 } END { print sum + 0 }')
+result "cpu_stats_stored_and_buffer_drained (entries $left, read $read_events, reported $(wc -l < "$work/tc.txt"))" \
+	test "$left" = 0 -a "$read_events" = "$(wc -l < "$work/tc.txt")"
+
+"$VTRACE" report --json "$dat" > "$work/vt.json"
+result "json_has_exact_fields" python3 - "$work/vt.json" "$nr_markers" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+prints = [e for e in d["events"] if e["event"] == "print"]
+assert d["count"] == len(d["events"]), "count"
+assert [e["fields"]["buf"] for e in prints] == \
+	["vtrace-tdat %d\n" % i for i in range(1, n + 1)], "print buf"
+assert all(e["system"] == "ftrace" for e in prints)
+sw = [e for e in d["events"] if e["event"] == "sched_switch"]
+assert sw, "no sched_switch"
+for e in sw:
+	f = e["fields"]
+	assert isinstance(f["prev_pid"], int) and isinstance(f["next_comm"], str)
+	assert e["info"].startswith("%s:%d " % (f["prev_comm"], f["prev_pid"])), e
+ts = [e["ts"] for e in d["events"]]
+assert ts == sorted(ts), "timestamp order"
+EOF
+
+ok=1
+for cpu in $(seq 0 $(($(nproc) - 1))); do
+	tc_report --cpu "$cpu" "$dat" > "$work/tc_cpu.txt"
+	"$VTRACE" report --cpu "$cpu" "$dat" > "$work/vt_cpu.txt" || ok=0
+	cmp -s "$work/tc_cpu.txt" "$work/vt_cpu.txt" || ok=0
+done
+result "cpu_filter_matches_trace_cmd" test "$ok" = 1
+
+n_print=$("$VTRACE" report --events ftrace/print "$dat" | wc -l)
+n_sched=$("$VTRACE" report --events sched_switch,sched/sched_wakeup "$dat" | wc -l)
+result "events_filter_counts (print $n_print, sched $n_sched)" \
+	test "$n_print" = "$nr_markers" -a \
+	$((n_print + n_sched)) = "$(wc -l < "$work/tc.txt")"
+
+expect_error "unknown_event_is_an_error" "no event 'nosuch'" \
+	"$VTRACE" report --events nosuch "$dat"
+
+# Only the named event's system is stored (ftrace always is).
+fill_instance 10 && "$CAPTURE" -o "$work/sub.dat" -i "$inst_name" \
+	-e sched/sched_switch > /dev/null
+expect_error "only_listed_formats_stored" "no event 'sched_wakeup'" \
+	"$VTRACE" report --events sched_wakeup "$work/sub.dat"
+
+# --- damaged files -------------------------------------------------------
+size=$(stat -c %s "$dat")
+ok=1
+for cut in 0 9 64 4000 100000 $((size / 2)) $((size - 4097)) $((size - 1)); do
+	head -c "$cut" "$dat" > "$work/cut.dat"
+	"$VTRACE" report "$work/cut.dat" > /dev/null 2> "$work/err"
+	rc=$?
+	if [ "$rc" != 1 ] || ! grep -q truncated "$work/err" ||
+	   grep -q AddressSanitizer "$work/err"; then
+		ktap_print_msg "cut at $cut: exit $rc: $(head -c 300 "$work/err")"
+		ok=0
+	fi
+done
+result "truncated_file_is_an_error" test "$ok" = 1
+
+cp "$dat" "$work/bad.dat"
+printf 'X' | dd of="$work/bad.dat" conv=notrunc bs=1 seek=1 status=none
+expect_error "bad_magic_is_an_error" "not a trace.dat" \
+	"$VTRACE" report "$work/bad.dat"
+
+# Garbage over the CPU data: exit 0 or 1, no crash, no memory error. (A
+# garbled funcgraph_exit can make libtracecmd indent by gigabytes, as in
+# trace-cmd report itself: hence few bytes and a time limit.)
+ok=1
+for seed in 1 2 3 4; do
+	cp "$dat" "$work/bad.dat"
+	python3 - "$work/bad.dat" "$seed" <<'EOF'
+import random, sys
+path, seed = sys.argv[1], int(sys.argv[2])
+data = bytearray(open(path, "rb").read())
+rnd = random.Random(seed)
+start = len(data) - 16 * 4096 if len(data) > 16 * 4096 else 0
+for _ in range(16):
+	data[rnd.randrange(start, len(data))] = rnd.randrange(256)
+open(path, "wb").write(data)
+EOF
+	timeout 120 "$VTRACE" report "$work/bad.dat" > /dev/null 2> "$work/err"
+	rc=$?
+	if [ "$rc" -gt 1 ] || grep -q AddressSanitizer "$work/err"; then
+		ktap_print_msg "seed $seed: exit $rc: $(head -c 300 "$work/err")"
+		ok=0
+	fi
+done
+result "corrupt_cpu_data_does_not_crash" test "$ok" = 1
+
+# --- faults while writing ------------------------------------------------
+# (In a subshell so that bash's "Killed" notice goes nowhere.)
+fill_instance 20 && ("$CAPTURE" -o "$work/killed.dat" -i "$inst_name" -k) \
+	> /dev/null 2>&1
+kill_rc=$?
+expect_error "killed_recording_is_named_incomplete (capture exit $kill_rc)" \
+	"is incomplete" "$VTRACE" report "$work/killed.dat"
+
+# A tmpfs with room for the metadata, the writer's reserve and part of the
+# data: the capture hits ENOSPC, and the file still holds, in order, the
+# markers written before it.
+fill_instance 0 && "$CAPTURE" -o "$work/empty.dat" -i "$inst_name" > /dev/null
+meta=$(stat -c %s "$work/empty.dat")
+mkdir -p "$full_mnt"
+mount -t tmpfs -o size=$((meta + 512 * 1024)) vtrace_full "$full_mnt"
+fill_instance "$full_markers" &&
+	"$CAPTURE" -o "$full_mnt/trace.dat" -i "$inst_name" > /dev/null \
+	2> "$work/full.err"
+full_rc=$?
+tc_report "$full_mnt/trace.dat" > "$work/full_tc.txt"
+tc_rc=$?
+"$VTRACE" report "$full_mnt/trace.dat" > "$work/full_vt.txt"
+vt_rc=$?
+marker_numbers "$work/full_tc.txt" > "$work/full_markers"
+got=$(wc -l < "$work/full_markers")
+if [ "$full_rc" = 1 ] && grep -q "No space left on device" "$work/full.err" &&
+   [ "$tc_rc" = 0 ] && [ "$vt_rc" = 0 ] && [ "$got" -gt 0 ] &&
+   [ "$got" -lt "$full_markers" ] &&
+   cmp -s "$work/full_markers" <(seq 1 "$got") &&
+   cmp -s "$work/full_tc.txt" "$work/full_vt.txt" &&
+   ! ls "$full_mnt"/trace.dat.cpu* > /dev/null 2>&1; then
+	ktap_test_pass "disk_full_keeps_a_valid_prefix ($got of $full_markers markers)"
+else
+	ktap_print_msg "capture $full_rc ($(cat "$work/full.err")) trace-cmd $tc_rc vtrace $vt_rc markers $got"
+	ktap_test_fail "disk_full_keeps_a_valid_prefix"
+fi
+umount "$full_mnt"
+
+"$CAPTURE" -o /proc/vtrace-no/trace.dat -i "$inst_name" > /dev/null \
+	2> "$work/err"
+rc=$?
+grep -q "No such file" "$work/err" || rc="$rc, no message"
+result "unwritable_output_is_an_error (exit $rc)" test "$rc" = 2
+
+ktap_finished
