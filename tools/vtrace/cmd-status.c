@@ -33,94 +33,138 @@ static void status_usage(FILE *out)
 }
 
 /**
- * struct tracing_settings - what status reports besides events
+ * struct status_report - everything status prints
+ * @vi: the instance looked at
+ * @map: categories from the category files
+ * @events: enabled events, "group/event", in set_event order
+ * @nr: number of @events
+ * @enabled: event name to index in @events
+ * @categorized: per event of @events, whether some category lists it
  * @buffer_kb: per-CPU buffer size in KiB, -1 when unreadable
  * @clock: current trace clock, NULL when unreadable
  * @tracing_on: 1, 0, or -1 when unreadable
  */
-struct tracing_settings {
+struct status_report {
+	struct vtrace_instance *vi;
+	const struct vtrace_catmap *map;
+	char **events;
+	size_t nr;
+	struct vtrace_strtab enabled;
+	bool *categorized;
 	long long buffer_kb;
 	char *clock;
 	int tracing_on;
 };
 
-static void read_settings(struct vtrace_instance *vi,
-			  struct tracing_settings *s)
+/* Fill @r from tracefs; prints what failed and returns an exit status. */
+static int status_read(struct status_report *r)
 {
-	struct tracefs_instance *tfs = vtrace_instance_tracefs(vi);
+	struct tracefs_instance *tfs = vtrace_instance_tracefs(r->vi);
+	const struct vtrace_category *cat;
+	size_t i, k, idx;
+	int ret;
 
-	s->buffer_kb = tracefs_instance_get_buffer_size(tfs, 0);
-	s->clock = tracefs_get_clock(tfs);
-	s->tracing_on = tracefs_trace_is_on(tfs);
+	ret = vtrace_events_enabled(r->vi, &r->events, &r->nr);
+	if (ret) {
+		vtrace_err("cannot list the enabled events of %s: %s",
+			   cli_instance_label(r->vi), strerror(-ret));
+		return VTRACE_EXIT_FAIL;
+	}
+	r->categorized = calloc(r->nr ? r->nr : 1, sizeof(*r->categorized));
+	if (!r->categorized)
+		goto nomem;
+	for (i = 0; i < r->nr; i++)
+		if (vtrace_strtab_insert(&r->enabled, r->events[i], i, NULL) <
+		    0)
+			goto nomem;
+	for (i = 0; i < r->map->nr; i++) {
+		cat = &r->map->cats[i];
+		for (k = 0; k < cat->nr_events; k++)
+			if (vtrace_strtab_lookup(&r->enabled,
+						 cat->events[k].name, &idx))
+				r->categorized[idx] = true;
+	}
+
+	r->buffer_kb = tracefs_instance_get_buffer_size(tfs, 0);
+	r->clock = tracefs_get_clock(tfs);
+	r->tracing_on = tracefs_trace_is_on(tfs);
+	return VTRACE_EXIT_OK;
+nomem:
+	vtrace_err("out of memory");
+	return VTRACE_EXIT_USAGE;
 }
 
-static bool in_list(const struct vtrace_strtab *enabled, const char *event)
+static void status_free(struct status_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++)
+		free(r->events[i]);
+	free(r->events);
+	free(r->categorized);
+	free(r->clock);
+	vtrace_strtab_free(&r->enabled);
+}
+
+static bool is_enabled(const struct status_report *r, const char *event)
 {
 	size_t unused;
 
-	return vtrace_strtab_lookup(enabled, event, &unused);
+	return vtrace_strtab_lookup(&r->enabled, event, &unused);
 }
 
-static void print_text(const struct vtrace_instance *vi,
-		       const struct tracing_settings *s,
-		       const struct vtrace_catmap *map, char **events,
-		       size_t nr, const struct vtrace_strtab *enabled,
-		       const bool *categorized)
+static void print_text(const struct status_report *r)
 {
+	const struct vtrace_category *cat;
 	size_t i, k, shown;
 
 	printf("%s: tracing_on %s, clock %s, buffer %lld KiB per CPU\n",
-	       cli_instance_label(vi),
-	       s->tracing_on < 0 ? "unknown" :
-	       s->tracing_on	 ? "1" :
+	       cli_instance_label(r->vi),
+	       r->tracing_on < 0 ? "unknown" :
+	       r->tracing_on	 ? "1" :
 				   "0",
-	       s->clock ? s->clock : "unknown", s->buffer_kb);
-	printf("%zu event(s) enabled\n", nr);
-	for (i = 0; i < map->nr; i++) {
-		const struct vtrace_category *cat = &map->cats[i];
-
+	       r->clock ? r->clock : "unknown", r->buffer_kb);
+	printf("%zu event(s) enabled\n", r->nr);
+	for (i = 0; i < r->map->nr; i++) {
+		cat = &r->map->cats[i];
 		for (k = 0, shown = 0; k < cat->nr_events; k++) {
-			if (!in_list(enabled, cat->events[k].name))
+			if (!is_enabled(r, cat->events[k].name))
 				continue;
 			if (!shown++)
 				printf("%s\n", cat->name);
 			printf("  %s\n", cat->events[k].name);
 		}
 	}
-	for (i = 0, shown = 0; i < nr; i++) {
-		if (categorized[i])
+	for (i = 0, shown = 0; i < r->nr; i++) {
+		if (r->categorized[i])
 			continue;
 		if (!shown++)
 			printf("(uncategorized)\n");
-		printf("  %s\n", events[i]);
+		printf("  %s\n", r->events[i]);
 	}
 }
 
-static void print_json(const struct vtrace_instance *vi,
-		       const struct tracing_settings *s,
-		       const struct vtrace_catmap *map, char **events,
-		       size_t nr, const struct vtrace_strtab *enabled,
-		       const bool *categorized,
+static void print_json(const struct status_report *r,
 		       const struct vtrace_diags *diags, struct vtrace_json *j)
 {
+	const struct vtrace_category *cat;
 	size_t i, k, shown;
 
 	vtrace_json_object_begin(j, NULL);
-	if (vtrace_instance_name(vi))
-		vtrace_json_string(j, "instance", vtrace_instance_name(vi));
-	if (s->tracing_on >= 0)
-		vtrace_json_bool(j, "tracing_on", s->tracing_on);
-	if (s->clock)
-		vtrace_json_string(j, "clock", s->clock);
-	if (s->buffer_kb >= 0)
-		vtrace_json_int(j, "buffer_size_kb", s->buffer_kb);
+	if (vtrace_instance_name(r->vi))
+		vtrace_json_string(j, "instance", vtrace_instance_name(r->vi));
+	if (r->tracing_on >= 0)
+		vtrace_json_bool(j, "tracing_on", r->tracing_on);
+	if (r->clock)
+		vtrace_json_string(j, "clock", r->clock);
+	if (r->buffer_kb >= 0)
+		vtrace_json_int(j, "buffer_size_kb", r->buffer_kb);
 
 	vtrace_json_array_begin(j, "categories");
-	for (i = 0; i < map->nr; i++) {
-		const struct vtrace_category *cat = &map->cats[i];
-
+	for (i = 0; i < r->map->nr; i++) {
+		cat = &r->map->cats[i];
 		for (k = 0, shown = 0; k < cat->nr_events; k++) {
-			if (!in_list(enabled, cat->events[k].name))
+			if (!is_enabled(r, cat->events[k].name))
 				continue;
 			if (!shown++) {
 				vtrace_json_object_begin(j, NULL);
@@ -141,9 +185,9 @@ static void print_json(const struct vtrace_instance *vi,
 	vtrace_json_array_end(j);
 
 	vtrace_json_array_begin(j, "uncategorized");
-	for (i = 0; i < nr; i++)
-		if (!categorized[i])
-			vtrace_json_string(j, NULL, events[i]);
+	for (i = 0; i < r->nr; i++)
+		if (!r->categorized[i])
+			vtrace_json_string(j, NULL, r->events[i]);
 	vtrace_json_array_end(j);
 	cli_json_diags(j, diags);
 	vtrace_json_object_end(j);
@@ -158,17 +202,12 @@ int cmd_status(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	struct tracing_settings settings = { .clock = NULL };
-	struct vtrace_instance *vi = NULL;
+	struct status_report report = {};
 	struct cli_files files = {};
-	struct vtrace_strtab enabled;
 	const char *instance = NULL;
-	bool *categorized = NULL;
 	struct vtrace_catmap map;
 	struct vtrace_diags diags;
-	char **events = NULL;
 	struct vtrace_json j;
-	size_t nr = 0, i, k, idx;
 	int status, opt, ret;
 	bool json = false;
 
@@ -200,7 +239,8 @@ int cmd_status(int argc, char **argv)
 
 	vtrace_catmap_init(&map);
 	vtrace_diags_init(&diags);
-	vtrace_strtab_init(&enabled);
+	vtrace_strtab_init(&report.enabled);
+	report.map = &map;
 	ret = cli_load_categories(&files, &map, &diags);
 	status = !ret		? VTRACE_EXIT_OK :
 		 ret == -EINVAL ? VTRACE_EXIT_FAIL :
@@ -208,53 +248,25 @@ int cmd_status(int argc, char **argv)
 	if (!json || status)
 		cli_print_diags(stderr, &diags);
 
-	ret = cli_open_tracefs(instance, VTRACE_INSTANCE_EXISTING, &vi);
+	ret = cli_open_tracefs(instance, VTRACE_INSTANCE_EXISTING, &report.vi);
+	if (!ret)
+		ret = status_read(&report);
 	if (ret) {
 		status = ret;
 		goto out;
 	}
-	ret = vtrace_events_enabled(vi, &events, &nr);
-	if (ret) {
-		vtrace_err("cannot list the enabled events of %s: %s",
-			   cli_instance_label(vi), strerror(-ret));
-		status = VTRACE_EXIT_FAIL;
-		goto out;
-	}
-	categorized = calloc(nr ? nr : 1, sizeof(*categorized));
-	if (!categorized) {
-		status = VTRACE_EXIT_USAGE;
-		goto out;
-	}
-	for (i = 0; i < nr; i++)
-		if (vtrace_strtab_insert(&enabled, events[i], i, NULL) < 0) {
-			status = VTRACE_EXIT_USAGE;
-			goto out;
-		}
-	for (i = 0; i < map.nr; i++)
-		for (k = 0; k < map.cats[i].nr_events; k++)
-			if (vtrace_strtab_lookup(
-				    &enabled, map.cats[i].events[k].name, &idx))
-				categorized[idx] = true;
-	read_settings(vi, &settings);
 
 	if (json) {
 		vtrace_json_init(&j, stdout);
-		print_json(vi, &settings, &map, events, nr, &enabled,
-			   categorized, &diags, &j);
+		print_json(&report, &diags, &j);
 		if (cli_finish_json(&j))
 			status = VTRACE_EXIT_USAGE;
 	} else {
-		print_text(vi, &settings, &map, events, nr, &enabled,
-			   categorized);
+		print_text(&report);
 	}
 out:
-	free(settings.clock);
-	for (i = 0; i < nr; i++)
-		free(events[i]);
-	free(events);
-	free(categorized);
-	vtrace_strtab_free(&enabled);
-	vtrace_instance_close(vi);
+	status_free(&report);
+	vtrace_instance_close(report.vi);
 	vtrace_diags_free(&diags);
 	vtrace_catmap_free(&map);
 	free(files.names);
