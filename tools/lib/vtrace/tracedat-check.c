@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +19,10 @@
 
 /* Longest system name and version string we accept. */
 #define NAME_MAX_LEN 256
+/* header_page is a few hundred bytes of text; more is corruption. */
+#define HEADER_PAGE_MAX_LEN 4096
+/* Sub-buffer commit: data length below these flag bits (missed events). */
+#define COMMIT_FLAGS (3ULL << 30)
 
 /* Option ids of trace-cmd.dat(5) that change the layout. */
 #define OPTION_DONE 0
@@ -28,6 +33,8 @@ struct walk {
 	uint64_t pos;
 	uint64_t size;
 	bool swap;
+	uint32_t page_size;
+	unsigned int commit_size;
 	char *msg;
 	size_t msg_size;
 };
@@ -189,6 +196,37 @@ static int walk_options(struct walk *w, bool *clock)
 	}
 }
 
+/* Every sub-buffer's header: its data length must fit the page. */
+static int walk_pages(struct walk *w, uint32_t cpu, uint64_t offset,
+		      uint64_t len)
+{
+	uint64_t page, commit = 0, max = w->page_size - 8 - w->commit_size;
+	uint32_t commit32;
+	ssize_t n;
+
+	for (page = offset; page < offset + len; page += w->page_size) {
+		if (w->commit_size == 8) {
+			n = pread(w->fd, &commit, 8, page + 8);
+			if (w->swap)
+				commit = bswap_64(commit);
+		} else {
+			n = pread(w->fd, &commit32, 4, page + 8);
+			commit = w->swap ? bswap_32(commit32) : commit32;
+		}
+		if (n < 0)
+			return -errno;
+		if (n != (ssize_t)w->commit_size)
+			return truncated(w, "the CPU data", page + 16);
+		if ((commit & ~COMMIT_FLAGS) > max)
+			return fail(
+				w,
+				"corrupt CPU %u data: the sub-buffer at offset %llu claims %llu bytes",
+				cpu, (unsigned long long)page,
+				(unsigned long long)(commit & ~COMMIT_FLAGS));
+	}
+	return 0;
+}
+
 static int walk_flyrecord(struct walk *w, uint32_t cpus, bool clock)
 {
 	uint64_t offset, len;
@@ -207,9 +245,79 @@ static int walk_flyrecord(struct walk *w, uint32_t cpus, bool clock)
 				"truncated: CPU %u data needs %llu bytes, the file has %llu",
 				cpu, (unsigned long long)offset + len,
 				(unsigned long long)w->size);
+		if (offset % w->page_size || len % w->page_size)
+			return fail(
+				w,
+				"corrupt CPU %u data: offset %llu size %llu are not in whole pages",
+				cpu, (unsigned long long)offset,
+				(unsigned long long)len);
+		ret = walk_pages(w, cpu, offset, len);
 	}
 	if (clock)
 		ret = skip_sized64(w, "the trace clock");
+	return ret;
+}
+
+/* The size of the sub-buffer header's commit field, from header_page. */
+static int walk_header_page(struct walk *w)
+{
+	char text[HEADER_PAGE_MAX_LEN + 1];
+	unsigned int offset, size;
+	uint64_t len;
+	char *commit;
+	int ret;
+
+	ret = read_u64(w, &len, "header_page");
+	if (ret)
+		return ret;
+	if (len > HEADER_PAGE_MAX_LEN)
+		return fail(w, "corrupt header_page: %llu bytes",
+			    (unsigned long long)len);
+	ret = read_bytes(w, text, len, "header_page");
+	if (ret)
+		return ret;
+	text[len] = '\0';
+	commit = strstr(text, "commit;");
+	if (!commit ||
+	    sscanf(commit, "commit; offset:%u; size:%u;", &offset, &size) !=
+		    2 ||
+	    offset != 8 || (size != 4 && size != 8))
+		return fail(w, "corrupt header_page: no commit field");
+	w->commit_size = size;
+	return 0;
+}
+
+/*
+ * printk_formats lines are ADDR : "FORMAT"; libtraceevent 1.7 reads past
+ * its buffer on a line without the quotes, so check them here.
+ */
+static int walk_printk(struct walk *w)
+{
+	char *text, *line, *end, *save = NULL;
+	uint32_t len;
+	ssize_t n;
+	int ret;
+
+	ret = read_u32(w, &len, "printk formats");
+	if (ret || !len)
+		return ret;
+	if (len > w->size - w->pos)
+		return truncated(w, "printk formats", w->pos + len);
+	text = malloc(len + 1);
+	if (!text)
+		return -ENOMEM;
+	n = pread(w->fd, text, len, w->pos);
+	ret = n == (ssize_t)len ? 0 : n < 0 ? -errno : -EIO;
+	text[len] = '\0';
+	for (line = strtok_r(text, "\n", &save); !ret && line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		end = line + strlen(line);
+		if (!strstr(line, " : \"") || end[-1] != '"' ||
+		    strstr(line, " : \"") + 4 >= end)
+			ret = fail(w, "corrupt printk formats: '%.40s'", line);
+	}
+	free(text);
+	w->pos += len;
 	return ret;
 }
 
@@ -222,7 +330,7 @@ static int walk_v6(struct walk *w)
 
 	ret = expect(w, "header_page", 12, "header_page");
 	if (!ret)
-		ret = skip_sized64(w, "header_page");
+		ret = walk_header_page(w);
 	if (!ret)
 		ret = expect(w, "header_event", 13, "header_event");
 	if (!ret)
@@ -232,7 +340,7 @@ static int walk_v6(struct walk *w)
 	if (!ret)
 		ret = skip_sized32(w, "kallsyms");
 	if (!ret)
-		ret = skip_sized32(w, "printk formats");
+		ret = walk_printk(w);
 	if (!ret)
 		ret = skip_sized64(w, "saved cmdlines");
 	if (!ret)
@@ -280,6 +388,7 @@ static int walk_initial(struct walk *w, bool *v6)
 	ret = read_u32(w, &page_size, "the file header");
 	if (!ret && (page_size < 256 || (page_size & (page_size - 1))))
 		ret = fail(w, "corrupt file header: page size %u", page_size);
+	w->page_size = page_size;
 	*v6 = !ret;
 	return ret;
 }

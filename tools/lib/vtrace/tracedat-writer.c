@@ -868,5 +868,5 @@ int vt_tracedat_check_incomplete(const char *path)
 	if (ret)
 		return ret;
 	return head[0] == TRACEDAT_INCOMPLETE_BYTE &&
-	       !memcmp(head + 1, TRACEDAT_MAGIC + 1, TRACEDAT_MAGIC_LEN - 1);
+	       !memcmp(head + 1, &TRACEDAT_MAGIC[1], TRACEDAT_MAGIC_LEN - 1);
 }

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build fuzz_report (clang, libFuzzer, ASan, UBSan) and run it for a bounded
+# time on a seed corpus: a real trace.dat of sched_switch and marker events
+# written by tracedat_capture on the host's tracefs, with its kallsyms
+# section blanked to keep the seed small (the fuzzer mutates the rest).
+#
+#   fuzz_report.sh [SECONDS]   (default 60; needs root and tracefs for the
+#                               seed, which is kept in $FUZZ_DIR/corpus)
+#
+# Exits 0 when the fuzzer found nothing in the time given. A failed huge
+# malloc is not a finding: libtracecmd then fails cleanly, so the
+# allocator returns NULL instead of aborting.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+seconds=${1:-60}
+out=${FUZZ_DIR:-$top/.cache/fuzz-report}
+lib=$top/tools/lib/vtrace
+cli=$top/tools/vtrace
+inst=vtrace_fuzz_$$
+mkdir -p "$out/corpus"
+
+pkgs="libtracecmd libtracefs libtraceevent"
+san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined"
+# shellcheck disable=SC2046
+clang $san -fsanitize=fuzzer -D_GNU_SOURCE -I"$top/tools/lib" -I"$cli" \
+	$(pkg-config --cflags $pkgs) -o "$out/fuzz_report" \
+	"$here/fuzz_report.c" "$cli/cmd-report.c" "$cli/cli.c" \
+	"$lib"/*.c $(pkg-config --libs $pkgs)
+# shellcheck disable=SC2046
+clang $san -D_GNU_SOURCE -I"$top/tools/lib" $(pkg-config --cflags libtracefs) \
+	-o "$out/tracedat_capture" "$here/tracedat_capture.c" \
+	"$lib/tracedat-writer.c" $(pkg-config --libs libtracefs libtraceevent)
+
+if [ ! -s "$out/corpus/seed.dat" ]; then
+	t=/sys/kernel/tracing/instances/$inst
+	mkdir "$t"
+	trap 'rmdir "$t"' EXIT
+	echo 1 > "$t/events/sched/sched_switch/enable"
+	echo 1 > "$t/tracing_on"
+	for i in $(seq 1 40); do echo "vtrace-fuzz $i" > "$t/trace_marker"; done
+	sleep 0.05
+	echo 0 > "$t/tracing_on"
+	"$out/tracedat_capture" -o "$out/full.dat" -i "$inst" \
+		-e sched/sched_switch > /dev/null
+	python3 - "$out/full.dat" "$out/corpus/seed.dat" <<'EOF'
+# Blank the kallsyms section, keeping the CPU data page aligned: walk the
+# v6 sections (trace-cmd.dat.v6(5)) and shift the flyrecord offsets.
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+u32 = lambda p: struct.unpack_from("<I", d, p)[0]
+u64 = lambda p: struct.unpack_from("<Q", d, p)[0]
+p = d.index(b"\0", 10) + 1 + 2
+page = u32(p); p += 4
+for tag in (b"header_page\0", b"header_event\0"):
+	p += len(tag); p += 8 + u64(p)
+n = u32(p); p += 4
+for _ in range(n): p += 8 + u64(p)
+n = u32(p); p += 4
+for _ in range(n):
+	p = d.index(b"\0", p) + 1
+	m = u32(p); p += 4
+	for _ in range(m): p += 8 + u64(p)
+ksyms = p
+ksize = u32(p); p += 4 + ksize
+p += 4 + u32(p)			# printk formats
+p += 8 + u64(p)			# saved cmdlines
+cpus = u32(p)
+fly = d.index(b"flyrecord\0", p) + 10
+cut = ksize // page * page
+out = bytearray(d[:ksyms] + struct.pack("<I", ksize - cut) +
+		b"\n" * (ksize - cut) + d[ksyms + 4 + ksize:])
+fly -= cut
+for cpu in range(cpus):
+	off = struct.unpack_from("<Q", out, fly + 16 * cpu)[0]
+	struct.pack_into("<Q", out, fly + 16 * cpu, off - cut)
+open(sys.argv[2], "wb").write(out)
+EOF
+fi
+
+cd "$out"
+ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 ./fuzz_report -max_total_time="$seconds" \
+	-timeout=20 -rss_limit_mb=4096 -max_len=262144 -close_fd_mask=3 \
+	-artifact_prefix="$out/" corpus
