@@ -39,7 +39,7 @@ if [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "helper not built: $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 31
+ktap_set_plan 32
 
 printf 'sched_cat\n sched/sched_switch\n sched/sched_wakeup\n' >"$SCHED"
 printf 'gfx\n mali/gpu_power_state\n mali/../tracing_on\n' >"$VT_TMP/bad.txt"
@@ -219,6 +219,19 @@ vt_run disable --all --instance "$F"
 [ "$rc" = 0 ] && [ -d "$TRACEFS/instances/$F" ] && ! contains "$out" "removed" &&
 	[ -z "$(enabled_events "$TRACEFS/instances/$F")" ]
 vt_result disable_all_keeps_instance_it_did_not_create $?
+
+# Where the creation cannot be noted, enable still works and says what
+# disable --all will do.
+VTRACE_STATE_DIR=/proc/vtrace_no_such_dir
+vt_run enable --instance "$B" sched/sched_switch
+created_rc=$rc created_err=$err
+vt_run disable --all --instance "$B"
+VTRACE_STATE_DIR="$VT_TMP/state"
+[ "$created_rc" = 0 ] && [ "$rc" = 0 ] && [ -d "$TRACEFS/instances/$B" ] &&
+	contains "$created_err" "cannot note in /proc/vtrace_no_such_dir that vtrace created instance '$B'" &&
+	[ -z "$(enabled_events "$TRACEFS/instances/$B")" ] &&
+	rmdir "$TRACEFS/instances/$B"
+vt_result unrecorded_creation_warns_and_instance_is_kept $?
 
 vt_run status --instance "$B"
 [ "$rc" = 1 ] && contains "$err" "no tracefs instance '$B'"

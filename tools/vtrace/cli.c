@@ -210,6 +210,11 @@ int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
 			   instance, dir, strerror(-ret));
 		return VTRACE_EXIT_FAIL;
 	}
+	ret = vtrace_instance_marker_error(*vi);
+	if (ret)
+		vtrace_warn(
+			"cannot note in %s that vtrace created instance '%s' (%s): 'vtrace disable --all' will leave it in place",
+			vtrace_state_dir(), instance, strerror(-ret));
 	return VTRACE_EXIT_OK;
 }
 

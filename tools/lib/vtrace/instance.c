@@ -26,25 +26,55 @@
  * @tfs: libtracefs handle, NULL for the top level buffer
  * @name: instance name, NULL for the top level buffer
  * @is_new: created by this open
+ * @marker_err: -errno of recording the creation in the state directory
  */
 struct vtrace_instance {
 	struct tracefs_instance *tfs;
 	char *name;
 	bool is_new;
+	int marker_err;
 };
 
-static const char *state_dir(void)
+static bool is_dir(const char *path)
 {
-	const char *dir = getenv(VTRACE_STATE_DIR_ENV);
+	struct stat st;
 
-	return dir && *dir ? dir : VTRACE_STATE_DIR;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/**
+ * vtrace_state_dir - where vtrace keeps which instances it created
+ *
+ * $VTRACE_STATE_DIR, else %VTRACE_STATE_DIR; on a system without /run (a
+ * minimal initramfs, Android) "vtrace" in /tmp or /data/local/tmp.
+ *
+ * Return: the directory (it may not exist yet).
+ */
+const char *vtrace_state_dir(void)
+{
+	static const char *const fallbacks[] = { "/tmp", "/data/local/tmp" };
+	const char *env = getenv(VTRACE_STATE_DIR_ENV);
+	static char dir[32];
+	size_t i;
+
+	if (env && *env)
+		return env;
+	if (is_dir("/run"))
+		return VTRACE_STATE_DIR;
+	for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
+		if (is_dir(fallbacks[i])) {
+			snprintf(dir, sizeof(dir), "%s/vtrace", fallbacks[i]);
+			return dir;
+		}
+	}
+	return VTRACE_STATE_DIR;
 }
 
 static char *marker_path(const char *name)
 {
 	char *path;
 
-	if (asprintf(&path, "%s/instance-%s", state_dir(), name) < 0)
+	if (asprintf(&path, "%s/instance-%s", vtrace_state_dir(), name) < 0)
 		return NULL;
 	return path;
 }
@@ -77,7 +107,7 @@ static int marker_write(struct vtrace_instance *vi)
 	ret = instance_id(vi, id, sizeof(id));
 	if (ret)
 		return ret;
-	if (mkdir(state_dir(), 0755) && errno != EEXIST)
+	if (mkdir(vtrace_state_dir(), 0755) && errno != EEXIST)
 		return -errno;
 	path = marker_path(vi->name);
 	if (!path)
@@ -136,7 +166,8 @@ static void marker_remove(const char *name)
  * tracefs must have been located first (see vtrace_tracing_dir()).
  *
  * Return: 0, -EINVAL for a bad name, -ENOENT, -ENOMEM or the -errno of the
- * failed mkdir in tracefs.
+ * failed mkdir in tracefs. Failing to record the creation is not an error:
+ * see vtrace_instance_marker_error().
  */
 int vtrace_instance_open(const char *name, enum vtrace_instance_mode mode,
 			 struct vtrace_instance **out)
@@ -174,14 +205,12 @@ int vtrace_instance_open(const char *name, enum vtrace_instance_mode mode,
 		goto err;
 	}
 	vi->is_new = tracefs_instance_is_new(vi->tfs);
-	if (vi->is_new) {
-		ret = marker_write(vi);
-		if (ret) {
-			/* Do not leave an instance nobody will know to remove. */
-			tracefs_instance_destroy(vi->tfs);
-			goto err;
-		}
-	}
+	/*
+	 * Without the marker a later "disable --all" leaves the instance in
+	 * place: worth a warning from the caller, not a failure.
+	 */
+	if (vi->is_new)
+		vi->marker_err = marker_write(vi);
 done:
 	*out = vi;
 	return 0;
@@ -191,6 +220,19 @@ err:
 	free(vi->name);
 	free(vi);
 	return ret;
+}
+
+/**
+ * vtrace_instance_marker_error - whether the creation could not be recorded
+ * @vi: handle
+ *
+ * Return: 0, or the -errno that kept vtrace_instance_open() from recording
+ * in vtrace_state_dir() that vtrace created this instance (so that a later
+ * run would not remove it).
+ */
+int vtrace_instance_marker_error(const struct vtrace_instance *vi)
+{
+	return vi->marker_err;
 }
 
 /**
