@@ -38,7 +38,7 @@ if [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "helper not built: $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 10
+ktap_set_plan 11
 
 vt_run categories -f "$SEED" --json
 [ "$rc" = 0 ] && [ "$out" = '{"categories":[{"name":"gfx","events":[{"event":"mali/gpu_power_state","present":true,"enabled":false},{"event":"mali/mali_pm_status","present":true,"enabled":false}]},{"name":"thermal_tj","events":[{"event":"thermal_exynos/thermal_cpu_pressure","present":true,"enabled":false},{"event":"thermal_exynos/thermal_exynos_arm_update","present":true,"enabled":false}]}],"diagnostics":[]}' ]
@@ -77,6 +77,16 @@ vt_result missing_event_is_skipped_and_the_rest_enabled $?
 vt_run disable --all --instance "$I"
 [ "$rc" = 0 ] && [ ! -d "$TRACEFS/instances/$I" ]
 vt_result disable_all_removes_the_instance $?
+
+# The default state directory (the rig's initramfs has no /run).
+unset VTRACE_STATE_DIR
+vt_run enable --instance "$I" -f "$SEED" gfx
+created_rc=$rc created_err=$err
+vt_run disable --all --instance "$I"
+export VTRACE_STATE_DIR="$VT_TMP/state"
+[ "$created_rc" = 0 ] && [ -z "$created_err" ] && [ "$rc" = 0 ] &&
+	[ ! -d "$TRACEFS/instances/$I" ] && contains "$out" "removed instance $I"
+vt_result default_state_dir_lets_disable_all_remove_the_instance $?
 
 # The top level buffer, as a board's atrace would use it; restored after.
 vt_run enable -f "$SEED" gfx

@@ -39,7 +39,7 @@ if [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "helper not built: $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 32
+ktap_set_plan 34
 
 printf 'sched_cat\n sched/sched_switch\n sched/sched_wakeup\n' >"$SCHED"
 printf 'gfx\n mali/gpu_power_state\n mali/../tracing_on\n' >"$VT_TMP/bad.txt"
@@ -82,6 +82,16 @@ head -c 512 "$VTRACE" >"$VT_TMP/binary.txt"
 vt_run check "$VT_TMP/binary.txt"
 [ "$rc" = 1 ] && contains "$err" "not a text file"
 vt_result check_binary_file_exits_1 $?
+
+dd if=/dev/zero of="$VT_TMP/huge.txt" bs=1 count=0 seek=104857600 2>/dev/null
+vt_run check "$VT_TMP/huge.txt"
+[ "$rc" = 1 ] && contains "$err" "$VT_TMP/huge.txt: error: file too large (104857600 bytes"
+vt_result check_100mb_file_exits_1 $?
+
+{ printf 'gfx\n a/b\n '; head -c 1048576 /dev/zero | tr '\0' x; echo; } >"$VT_TMP/longline.txt"
+vt_run check "$VT_TMP/longline.txt"
+[ "$rc" = 1 ] && contains "$err" "$VT_TMP/longline.txt:3:4097: error: line longer than 4096 bytes"
+vt_result check_1mb_line_exits_1 $?
 
 printf 'gfx\r\n mali/gpu_power_state\r\n mali/gpu_power_state\r\n' >"$VT_TMP/warn.txt"
 vt_run check --json "$VT_TMP/warn.txt"
