@@ -22,8 +22,8 @@
  * or files). A file with any error contributes nothing to the map.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +44,7 @@ struct parser {
 	/*
 	 * Index of the category the next event lines belong to, NO_CATEGORY
 	 * before the first one, REJECTED_CATEGORY after a category line that
-	 * was an error (its events are not checked against it).
+	 * was an error (its event lines are skipped: the error is reported).
 	 */
 	long current;
 	/* Line of each category's first mention, for the "no events" check. */
