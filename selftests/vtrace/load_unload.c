@@ -6,6 +6,7 @@
  * trace_pipe_raw.  No new taint (warning, oops, lockup), and no slab growth
  * beyond noise.  Leaves the default build loaded with default parameters.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -70,6 +71,7 @@ FIXTURE(load_unload) {
 	struct vt_tracing inst;
 	struct reader reader[VT_MAX_CPUS];
 	bool online[VT_MAX_CPUS];
+	int nr_online;
 };
 
 FIXTURE_SETUP(load_unload)
@@ -81,7 +83,8 @@ FIXTURE_SETUP(load_unload)
 		SKIP(return, "%s", why);
 	if (!vt_ko(false) || !vt_exists(vt_ko(false)))
 		SKIP(return, "VTRACE_KO does not name the default build");
-	ASSERT_LT(0, vt_cpus("online", self->online));
+	self->nr_online = vt_cpus("online", self->online);
+	ASSERT_LT(0, self->nr_online);
 	/* No SA_RESTART: the signal ends a reader's blocking read(). */
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
 	ASSERT_EQ(0, vt_instance_create(&self->inst, "load_unload"));
@@ -132,6 +135,28 @@ static void start_readers(struct __test_metadata *_metadata,
 	}
 }
 
+/* Number of tasks whose name starts with @prefix. */
+static int count_tasks(const char *prefix)
+{
+	char path[PATH_MAX], comm[64];
+	struct dirent *de;
+	int n = 0;
+	DIR *proc = opendir("/proc");
+
+	if (!proc)
+		return -1;
+	while ((de = readdir(proc))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		if (vt_read(path, comm, sizeof(comm)) > 0 &&
+		    !strncmp(comm, prefix, strlen(prefix)))
+			n++;
+	}
+	closedir(proc);
+	return n;
+}
+
 /* Drop reclaimable caches, let RCU frees finish, then read a counter. */
 static uint64_t settled_kb(struct __test_metadata *_metadata, const char *key)
 {
@@ -163,6 +188,7 @@ static void cycle(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, vt_ctl_status("burst/status", "state", state,
 				   sizeof(state)));
 	ASSERT_STREQ("running", state) TH_LOG("cycle %d", i);
+	ASSERT_EQ(self->nr_online, count_tasks("vtrace_burst/"));
 
 	ASSERT_EQ(0, vt_module_unload()) TH_LOG("cycle %d", i);
 	ASSERT_FALSE(vt_module_loaded());
@@ -198,6 +224,7 @@ TEST_F_TIMEOUT(load_unload, under_load, 170)
 	       (unsigned long long)slab_before, (unsigned long long)slab_after,
 	       (unsigned long long)bytes);
 	EXPECT_LT(0, bytes);
+	EXPECT_EQ(0, count_tasks("vtrace_burst/"));
 	EXPECT_EQ(0, (taint_after & ~taint_before) & TAINT_PROBLEMS)
 		TH_LOG("taint %#llx -> %#llx", (unsigned long long)taint_before,
 		       (unsigned long long)taint_after);
