@@ -6,11 +6,13 @@
  * contract's errno and nothing recorded, and concurrent writers.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../kselftest_harness.h"
 #include "vtrace_test.h"
@@ -401,6 +403,30 @@ TEST_F(emit, pressure_impossible_cpu)
 	EXPECT_EQ(0, entries(_metadata, &self->inst));
 }
 
+/*
+ * Each write(2) on one open file is a command of its own; a write at a
+ * non-zero offset, or one holding a NUL byte, is refused.
+ */
+TEST_F(emit, one_command_per_write)
+{
+	static const char nul_cmd[] = "gpu_power_state 1 2\0";
+	int fd = open(VT_DEBUGFS "/emit", O_WRONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vt_tracing_filter(&self->inst, "mali/gpu_power_state",
+				       "from_state==1 && to_state==2"));
+	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "mali/gpu_power_state", true));
+	EXPECT_EQ(19, write(fd, "gpu_power_state 1 2", 19));
+	EXPECT_EQ(20, write(fd, "gpu_power_state 1 2\n", 20));
+	EXPECT_EQ(2, entries(_metadata, &self->inst));
+	EXPECT_EQ(-1, pwrite(fd, "gpu_power_state 1 2", 19, 5));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, write(fd, nul_cmd, sizeof(nul_cmd) - 1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(2, entries(_metadata, &self->inst));
+	close(fd);
+}
+
 #define WRITERS 4
 #define WRITES 1000
 
@@ -514,6 +540,9 @@ BAD(state_extra_word, "gpu_power_state 1 2 3", EINVAL);
 BAD(state_bad_name, "gpu_power_state ON OFF", EINVAL);
 BAD(state_out_of_range, "gpu_power_state 0 4", ERANGE);
 BAD(state_hex_out_of_range, "gpu_power_state 0x10 0", ERANGE);
+BAD(state_lower_case_name, "gpu_power_state off global", EINVAL);
+BAD(state_negative, "gpu_power_state -1 0", ERANGE);
+BAD(state_control_char, "gpu_power_state 0\r1", EINVAL);
 BAD(state_two_newlines, "gpu_power_state 0 1\n\n", EINVAL);
 BAD(status_missing_word, "mali_pm_status 1 2", EINVAL);
 BAD(status_not_a_number, "mali_pm_status 0 0 12abc", EINVAL);

@@ -22,7 +22,6 @@ enum { OFF, GLOBAL, COREGROUP, STACKS };
 #define CORE_TILER 0x110
 #define SIM_GPU_ID 0
 #define SIM_SHADER_CORES 7
-#define SCHED_CAPACITY_SCALE 1024
 
 #define STEP_CHUNK 500 /* steps between two buffer drains */
 
@@ -247,6 +246,38 @@ static int valid_shader_mask(uint64_t mask)
 	       !(mask & (mask + 1));
 }
 
+static bool is_mask(const struct sim_trace *t, size_t i, uint64_t core,
+		    bool on)
+{
+	const struct sim_event *e = &t->ev[i];
+
+	return i < t->nr && e->kind == PM_STATUS && e->v[1] == core &&
+	       !!e->v[2] == on;
+}
+
+/*
+ * The mali_pm_status events a gpu_power_state event ev[i] must sit between:
+ * after entering COREGROUP, L2 then TILER on; after entering STACKS, a
+ * shader mask; before leaving STACKS, shaders off; before leaving
+ * COREGROUP, TILER then L2 off.
+ */
+static bool domain_neighbours(const struct sim_trace *t, size_t i)
+{
+	int from = t->ev[i].v[1], to = t->ev[i].v[2];
+
+	if (to == COREGROUP && from == GLOBAL)
+		return is_mask(t, i + 1, CORE_L2, true) &&
+		       is_mask(t, i + 2, CORE_TILER, true);
+	if (to == STACKS)
+		return is_mask(t, i + 1, CORE_SHADER, true);
+	if (from == STACKS)
+		return i >= 1 && is_mask(t, i - 1, CORE_SHADER, false);
+	if (from == COREGROUP && to == GLOBAL)
+		return i >= 2 && is_mask(t, i - 2, CORE_TILER, false) &&
+		       is_mask(t, i - 1, CORE_L2, false);
+	return true;
+}
+
 /*
  * The Mali domain order and core masks, and the thermal reports, over
  * 20000 steps (several thousand GPU transitions).
@@ -282,6 +313,10 @@ TEST_F_TIMEOUT(sim, invariants, 120)
 				ASSERT_EQ(0, shader) TH_LOG("event %zu", i);
 			if (e->v[2] == STACKS)
 				ASSERT_EQ(1, l2 & tiler) TH_LOG("event %zu", i);
+			/* ... and in the same step, right next to it. */
+			ASSERT_TRUE(domain_neighbours(&self->trace, i))
+				TH_LOG("event %zu: %d -> %d", i, (int)e->v[1],
+				       (int)e->v[2]);
 			level = e->v[2];
 			last_ns = e->v[0];
 			transitions++;
@@ -313,7 +348,11 @@ TEST_F_TIMEOUT(sim, invariants, 120)
 		case PRESSURE:
 			ASSERT_GT(VT_MAX_CPUS, e->v[0]);
 			ASSERT_TRUE(possible[e->v[0]]);
-			ASSERT_GE(SCHED_CAPACITY_SCALE, e->v[1]);
+			/* 256 per PPM level, 896 under hardware throttling. */
+			ASSERT_TRUE(e->v[1] == 0 || e->v[1] == 256 ||
+				    e->v[1] == 512 || e->v[1] == 768 ||
+				    e->v[1] == 896)
+				TH_LOG("pressure %llu", (unsigned long long)e->v[1]);
 			ASSERT_NE(pressure[e->v[0]], e->v[1]);
 			pressure[e->v[0]] = e->v[1];
 			pressures++;
@@ -327,8 +366,11 @@ TEST_F_TIMEOUT(sim, invariants, 120)
 			if (!strcmp(e->name, "GPU"))
 				ASSERT_EQ(0, e->v[0]);
 			/* Hysteresis holds a level at or above its clear level. */
+			ASSERT_GE(1, e->v[0]);
 			ASSERT_LE(e->v[2], e->v[1]);
+			ASSERT_GE(3, e->v[1]);
 			ASSERT_LE(e->v[4], e->v[3]);
+			ASSERT_GE(2, e->v[3]);
 			updates++;
 			break;
 		}
