@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# record-bench.sh - vtrace record (each reader path) against trace-cmd
+# record and a plain 'cat trace_pipe_raw', on the same load with the same
+# per-CPU buffer size, in one run; prints one table.
+#
+#   tools/bench/record-bench.sh [-r CALLS_PER_SEC_PER_CPU] [-t SECONDS] [-b BUFFER_KB]
+#
+# Load: raw_syscalls/sys_enter + sys_exit while syscall-storm calls
+# getppid() at a fixed rate on every CPU. Both events are filtered on the
+# getppid syscall number, so 'offered' is exactly twice the calls made and
+# other activity on the machine does not count. Reader CPU is the user+sys
+# time of the reader's own process tree (GNU time around the reader only),
+# per MB it wrote. Needs root and tracefs; trace-cmd is run in a private
+# mount namespace that hides the function-tracer files this host refuses
+# (see shared NOTES.md).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+vtrace=${VTRACE_BIN:-$top/tools/vtrace/vtrace}
+rate=400000
+secs=4
+buf_kb=4096
+while getopts r:t:b: opt; do
+	case $opt in
+	r) rate=$OPTARG ;;
+	t) secs=$OPTARG ;;
+	b) buf_kb=$OPTARG ;;
+	*) echo "usage: $0 [-r RATE] [-t SECONDS] [-b BUFFER_KB]" >&2; exit 2 ;;
+	esac
+done
+
+tracefs=/sys/kernel/tracing
+[ -d $tracefs/events ] || mount -t tracefs nodev $tracefs
+work=$(mktemp -d /tmp/vtrace-bench.XXXXXX)
+inst=vtrace_bench_$$
+idir=$tracefs/instances/$inst
+cleanup() {
+	[ -d "$idir" ] && {
+		echo 0 > "$idir/tracing_on"
+		echo 0 > "$idir/events/enable"
+		for e in sys_enter sys_exit; do
+			echo 0 > "$idir/events/raw_syscalls/$e/filter"
+		done
+		rmdir "$idir"
+	}
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+gcc -O2 -o "$work/storm" "$top/tools/bench/syscall-storm.c"
+getppid_nr=$(printf '#include <sys/syscall.h>\nSYS_getppid\n' | cpp -P - | tail -1)
+filter="id == $getppid_nr"
+ncpus=$(nproc)
+
+mkdir "$idir"
+for e in sys_enter sys_exit; do
+	echo "$filter" > "$idir/events/raw_syscalls/$e/filter"
+done
+
+# Sum of one counter over the instance's per_cpu/cpuN/stats.
+stat_sum() {
+	cat "$idir"/per_cpu/cpu*/stats | awk -v k="$1:" '$0 ~ "^"k {
+		sub("^"k, ""); s += $1 } END { print s + 0 }'
+}
+
+# row NAME OFFERED RECORDED LOST BYTES USER SYS
+row() {
+	awk -v n="$1" -v o="$2" -v r="$3" -v l="$4" -v b="$5" -v u="$6" -v s="$7" 'BEGIN {
+		mb = b / 1e6; cpu = u + s
+		printf "| %-16s | %10d | %10d | %8d | %8.1f | %6.2f | %9.1f |\n",
+			n, o, r, l, mb, cpu, (mb > 0 ? cpu * 1000 / mb : 0) }'
+}
+
+# run_load PID_OF_READER_WRAPPER: the storm, then SIGINT to the reader.
+storm() {
+	"$work/storm" -r "$rate" -t "$secs"
+}
+
+results=()
+
+for path in mmap splice read; do
+	out=$work/vtrace-$path.dat
+	/usr/bin/time -f '%U %S' -o "$work/time" \
+		"$vtrace" record --instance "$inst" -e raw_syscalls/sys_enter \
+		-e raw_syscalls/sys_exit -b "$buf_kb" --reader "$path" \
+		-o "$out" --json > "$work/json" 2> "$work/err" &
+	wrapper=$!
+	sleep 1
+	calls=$(storm)
+	pkill -INT -P $wrapper
+	wait $wrapper || { cat "$work/err" >&2; exit 1; }
+	json=$(cat "$work/json")
+	recorded=$(sed 's/.*"events":\([0-9]*\),"lost".*/\1/' <<< "${json%%\"cpus\"*}")
+	lost=$(sed 's/.*"lost":\([0-9]*\),"bytes".*/\1/' <<< "${json%%\"cpus\"*}")
+	read -r u s < "$work/time"
+	results+=("$(row "vtrace $path" $((calls * 2)) "$recorded" "$lost" \
+		"$(stat -c %s "$out")" "$u" "$s")")
+	rm -f "$out"
+done
+
+# trace-cmd 3.1: its own instance, the same filter and buffer size, v6
+# uncompressed as vtrace writes.
+out=$work/trace-cmd.dat
+unshare -m sh -c '
+	echo 1 > '"$work"'/fe
+	mount --bind '"$work"'/fe /proc/sys/kernel/ftrace_enabled
+	for f in set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_ftrace_notrace_pid; do
+		: > '"$work"'/d_$f
+		mount --bind '"$work"'/d_$f '"$tracefs"'/$f
+	done
+	exec /usr/bin/time -f "%U %S" -o '"$work"'/time trace-cmd record -q \
+		-B '"${inst}_tc"' -b '"$buf_kb"' \
+		-e raw_syscalls:sys_enter -f "'"$filter"'" \
+		-e raw_syscalls:sys_exit -f "'"$filter"'" \
+		--file-version 6 --compression none -o '"$out"'
+' > "$work/tc.log" 2>&1 &
+ns=$!
+sleep 2
+calls=$(storm)
+# Ctrl-C as a terminal sends it: to the main process and its recorders.
+pkill -INT -f "^trace-cmd record -q -B ${inst}_tc"
+wait $ns || true
+recorded=$(trace-cmd report "$out" 2>/dev/null | grep -c 'sys_e[nx]' || true)
+read -r u s < "$work/time"
+results+=("$(row "trace-cmd record" $((calls * 2)) "$recorded" \
+	$((calls * 2 - recorded)) "$(stat -c %s "$out")" "$u" "$s")")
+rm -f "$out"
+
+# cat: one per CPU, woken by the kernel at buffer_percent like the others;
+# recorded and lost from the buffer's own counters.
+echo 0 > "$idir/tracing_on"
+echo "$buf_kb" > "$idir/buffer_size_kb"
+: > "$idir/trace"
+echo 1 > "$idir/events/raw_syscalls/sys_enter/enable"
+echo 1 > "$idir/events/raw_syscalls/sys_exit/enable"
+/usr/bin/time -f '%U %S' -o "$work/time" sh -c '
+	for c in $(seq 0 $(('"$ncpus"' - 1))); do
+		cat '"$idir"'/per_cpu/cpu$c/trace_pipe_raw > '"$work"'/cat.$c &
+	done
+	wait
+' &
+wrapper=$!
+echo 1 > "$idir/tracing_on"
+sleep 1
+calls=$(storm)
+echo 0 > "$idir/tracing_on"
+sleep 1
+pkill -TERM -f "^cat $idir/per_cpu/"
+wait $wrapper || true
+recorded=$(stat_sum "read events")
+lost=$(( $(stat_sum overrun) + $(stat_sum "dropped events") ))
+bytes=$(cat "$work"/cat.* | wc -c)
+read -r u s < "$work/time" || { u=0; s=0; }
+results+=("$(row "cat trace_pipe_raw" $((calls * 2)) "$recorded" "$lost" \
+	"$bytes" "$u" "$s")")
+echo 0 > "$idir/events/enable"
+
+echo "host: $(uname -sr), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "load: raw_syscalls (filter '$filter'), getppid at $rate/s per CPU for ${secs}s on $ncpus CPUs; ${buf_kb} KB buffer per CPU"
+echo
+echo "| reader           |    offered |   recorded |     lost |       MB | CPU s  | CPU ms/MB |"
+echo "|------------------|------------|------------|----------|----------|--------|-----------|"
+printf '%s\n' "${results[@]}"
