@@ -30,6 +30,12 @@ export ARCH CROSS_COMPILE
 
 log() { echo "run-guest[$target]: $*" >&2; }
 
+# One run per target at a time: a second one waits instead of deleting the
+# first one's build trees.
+mkdir -p "$top/.cache/rig"
+exec 9>"$work.lock"
+flock 9
+
 rm -rf "$work/src" "$work/src-debug" "$work/stage"
 mkdir -p "$work" "$work/stage/vtrace/debug" "$work/stage/vtrace/bin" \
 	"$work/stage/vtrace/selftests"
