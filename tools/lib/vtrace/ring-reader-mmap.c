@@ -12,14 +12,18 @@
  * the oldest full sub-buffer in as the new reader; the meta page then
  * names the reader (reader.id) and how far it was read (reader.read).
  * A sub-buffer swapped out goes back to the writer, so it must be handed
- * out before the ioctl that swaps it: it is, as soon as it is complete.
- * A sub-buffer the writer still fills (the buffer holds less than one)
- * is handed out only by the drain, when tracing is off.
+ * out before the ioctl that swaps it: a complete one is handed out in
+ * place. One the writer may still be filling is copied before each
+ * ioctl; the kernel swaps it only once an earlier ioctl marked all of it
+ * read, so when the swap comes, the last copy holds all its events and
+ * is handed out instead. The drain (tracing off) hands out the last,
+ * partly filled one in place.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -64,6 +68,8 @@ struct mmap_state {
 	uint32_t id;		/* the reader sub-buffer last seen */
 	uint32_t read;		/* reader.read last seen */
 	bool handed_out;	/* sub-buffer @id was given to the callback */
+	void *copy;		/* sub-buffer @id as last seen, if not handed out */
+	bool copied;
 };
 
 static int mmap_open(struct vtrace_ring_reader *reader)
@@ -102,6 +108,13 @@ static int mmap_open(struct vtrace_ring_reader *reader)
 		goto unsupported;
 	}
 	st->data = map;
+	st->copy = malloc(reader->subbuf_size);
+	if (!st->copy) {
+		munmap(map, st->data_len);
+		munmap((void *)st->meta, st->meta_len);
+		free(st);
+		return -ENOMEM;
+	}
 	st->id = st->meta->reader.id;
 	st->read = st->meta->reader.read;
 	/* Whatever was read from this sub-buffer before us is gone already. */
@@ -126,6 +139,7 @@ static void mmap_close(struct vtrace_ring_reader *reader)
 
 	munmap((void *)st->data, st->data_len);
 	munmap((void *)st->meta, st->meta_len);
+	free(st->copy);
 	free(st);
 }
 
@@ -164,6 +178,7 @@ static int mmap_consume(struct vtrace_ring_reader *reader, bool drain,
 {
 	struct mmap_state *st = reader->priv;
 	unsigned long long start = reader->stats.subbufs;
+	const void *subbuf;
 	uint32_t id, read;
 	int ret;
 
@@ -173,18 +188,22 @@ static int mmap_consume(struct vtrace_ring_reader *reader, bool drain,
 		ret = hand_out(reader, drain, fn, ctx);
 		if (ret)
 			return ret;
-		/*
-		 * Never let the kernel swap out a sub-buffer that holds
-		 * events not handed out: it would reuse it.
-		 */
-		if (!st->handed_out &&
-		    vtrace_ring_subbuf_data_size(reader, reader_subbuf(reader)))
-			return 0;
+		subbuf = reader_subbuf(reader);
+		st->copied = !st->handed_out &&
+			     vtrace_ring_subbuf_data_size(reader, subbuf);
+		if (st->copied)
+			memcpy(st->copy, subbuf, reader->subbuf_size);
 		if (ioctl(reader->fd, TRACE_MMAP_IOCTL_GET_READER) < 0)
 			return -errno;
 		id = st->meta->reader.id;
 		read = st->meta->reader.read;
 		if (id != st->id) {
+			if (st->copied) {
+				ret = vtrace_ring_reader_emit(reader, st->copy,
+							      fn, ctx);
+				if (ret)
+					return ret;
+			}
 			st->id = id;
 			st->handed_out = false;
 		} else if (read == st->read) {
