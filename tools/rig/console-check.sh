@@ -1,32 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# console-check.sh LABEL CONSOLE_LOG [ARTIFACT_DIR] - judge one guest run.
+# console-check.sh LABEL CONSOLE_LOG - judge one guest (or host) run.
 #
 # Counts every KTAP result line of every test the guest ran, and fails the run
 # on: a test that never finished (timeout, crash), a missing or short plan, a
 # non-zero exit without a failing result, a guest that did not reach the end,
 # or a kernel BUG/WARNING/Oops/Call Trace anywhere in the console or dmesg.
-# Base64 artifacts framed by the guest are decoded into ARTIFACT_DIR.
 #
 # Prints one line per test and ends with "N passed, N failed, N skipped".
 # Exit status: 0 when nothing failed.
 
 set -euo pipefail
 
-label=${1:?usage: console-check.sh LABEL CONSOLE_LOG [ARTIFACT_DIR]}
-log=${2:?usage: console-check.sh LABEL CONSOLE_LOG [ARTIFACT_DIR]}
-artifacts=${3:-}
-
-if [ -n "$artifacts" ]; then
-	rm -rf "$artifacts"
-	mkdir -p "$artifacts"
-	awk -v dir="$artifacts" '
-	/^### vtrace-artifact BEGIN / { out = dir "/" $4; cmd = "base64 -d > \"" out "\""; next }
-	/^### vtrace-artifact END/ { close(cmd); cmd = ""; next }
-	cmd != "" { print | cmd }
-	' "$log"
-fi
+label=${1:?usage: console-check.sh LABEL CONSOLE_LOG}
+log=${2:?usage: console-check.sh LABEL CONSOLE_LOG}
 
 awk -v label="$label" '
 function finish_test(rc,   bad, why) {

@@ -135,4 +135,27 @@ if [ "$qemu_rc" = 124 ]; then
 fi
 
 [ "$mode" = demo ] && exit 0
-"$rig/console-check.sh" "$target" "$console" "$work/artifacts"
+
+# Files the tests left in the guest's $VTRACE_OUT came back base64-framed on
+# the console.  Decode them and let each selftests directory check them with
+# the host's tools (Debian's trace-cmd, the dynamically linked helper): its
+# check_guest_artifacts.sh DIR TARGET prints KTAP, judged with the guest's.
+artifacts="$work/artifacts"
+rm -rf "$artifacts"
+mkdir -p "$artifacts"
+awk -v dir="$artifacts" '
+/^### vtrace-artifact BEGIN / { cmd = "base64 -d > \"" dir "/" $4 "\""; next }
+/^### vtrace-artifact END/ { close(cmd); cmd = ""; next }
+cmd != "" { print | cmd }
+' "$console"
+for check in "$top"/selftests/*/check_guest_artifacts.sh; do
+	[ -x "$check" ] || continue
+	name="$(basename "$(dirname "$check")"):$(basename "$check")"
+	{
+		echo "### vtrace-test BEGIN $name"
+		"$check" "$artifacts" "$target" 2>&1
+		echo "### vtrace-test END $name rc=$?"
+	} >>"$console"
+done
+
+"$rig/console-check.sh" "$target" "$console"
