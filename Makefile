@@ -32,6 +32,9 @@ demo:
 check:
 	tools/rig/check.sh
 
+bench: tools
+	tools/bench/record-bench.sh
+
 install:
 	$(MAKE) -C tools/vtrace install
 
