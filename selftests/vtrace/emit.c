@@ -524,9 +524,10 @@ FIXTURE_VARIANT(emit_bad) {
 	int err;
 };
 
-#define BAD(_name, _cmd, _err)                    \
-	FIXTURE_VARIANT_ADD(emit_bad, _name) {    \
-		.cmd = _cmd, .err = _err,         \
+/* One KTAP case per refused command. */
+#define BAD(_name, _cmd, _err)				\
+	FIXTURE_VARIANT_ADD(emit_bad, _name) {		\
+		.cmd = _cmd, .err = _err,		\
 	}
 
 BAD(empty, "", EINVAL);
@@ -552,15 +553,15 @@ BAD(status_u64_overflow, "mali_pm_status 0 0 0x10000000000000000", ERANGE);
 BAD(pressure_missing_word, "thermal_cpu_pressure 0", EINVAL);
 BAD(pressure_not_a_number, "thermal_cpu_pressure 0 x", EINVAL);
 BAD(pressure_ulong_overflow, "thermal_cpu_pressure 0 18446744073709551616",
-    ERANGE);
+	ERANGE);
 BAD(update_missing_word, "thermal_exynos_arm_update BIG 1 0 0 0", EINVAL);
 BAD(update_throttled_2, "thermal_exynos_arm_update BIG 2 0 0 0 0", ERANGE);
 BAD(update_level_over_int, "thermal_exynos_arm_update BIG 1 2147483648 0 0 0",
-    ERANGE);
+	ERANGE);
 BAD(update_level_under_int,
-    "thermal_exynos_arm_update BIG 1 0 0 0 -2147483649", ERANGE);
+	"thermal_exynos_arm_update BIG 1 0 0 0 -2147483649", ERANGE);
 BAD(update_name_16_chars, "thermal_exynos_arm_update 0123456789ABCDEF 1 0 0 0 0",
-    EINVAL);
+	EINVAL);
 BAD(update_name_bad_char, "thermal_exynos_arm_update B.G 1 0 0 0 0", EINVAL);
 
 FIXTURE_SETUP(emit_bad)

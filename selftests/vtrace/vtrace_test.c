@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,17 +50,6 @@ int vt_write_str(const char *path, const char *str)
 	if (ret < 0)
 		return ret;
 	return (size_t)ret == len ? 0 : -EIO;
-}
-
-int vt_writef(const char *path, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return vt_write_str(path, buf);
 }
 
 ssize_t vt_read(const char *path, char *buf, size_t size)
@@ -171,7 +159,7 @@ const char *vt_tracefs(void)
 	return found = roots[0];
 }
 
-bool vt_events_present(void)
+static bool vt_events_present(void)
 {
 	char path[PATH_MAX];
 

@@ -26,8 +26,6 @@
 /* Generic file access. */
 ssize_t vt_write(const char *path, const void *buf, size_t len);
 int vt_write_str(const char *path, const char *str);
-int vt_writef(const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 ssize_t vt_read(const char *path, char *buf, size_t size);
 int vt_read_u64(const char *path, uint64_t *val);
 char *vt_read_all(const char *path, size_t *len);
@@ -35,7 +33,6 @@ bool vt_exists(const char *path);
 
 /* tracefs root ("/sys/kernel/tracing"), vtrace presence, debugfs files. */
 const char *vt_tracefs(void);
-bool vt_events_present(void);
 const char *vt_skip_reason(void);
 ssize_t vt_emit(const char *cmd);
 int vt_ctl_write(const char *file, const char *val);
