@@ -37,7 +37,18 @@ mkdir -p "$(dirname "$dest")"
 exec 9>"$dest.lock"
 flock 9
 
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+# Up to date when the stamp names these packages and the archives the
+# static builds link are there (a partial clean-up refetches).
+complete()
+{
+	local lib
+	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] || return 1
+	for lib in libtracefs.a libtraceevent.a; do
+		[ -f "$root/usr/lib/$triplet/$lib" ] || return 1
+	done
+}
+
+if ! complete; then
 	echo "fetch-arm64-libs: downloading ${packages[*]}" >&2
 	tmp="$dest.tmp"
 	rm -rf "$tmp"
@@ -55,11 +66,9 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
 	mv "$tmp" "$dest"
 fi
 
-for lib in libtracefs.a libtraceevent.a; do
-	[ -f "$root/usr/lib/$triplet/$lib" ] || {
-		echo "fetch-arm64-libs: $lib missing from the unpacked packages" >&2
-		exit 1
-	}
-done
+complete || {
+	echo "fetch-arm64-libs: the unpacked packages lack libtracefs.a or libtraceevent.a" >&2
+	exit 1
+}
 
 echo "export PKG_CONFIG_LIBDIR=$pcdir"
