@@ -17,7 +17,7 @@
 
 /* Power levels and core types (module/include/trace/events/mali.h). */
 enum { OFF, GLOBAL, COREGROUP, STACKS };
-#define CORE_L2 0x060
+#define CORE_L2 0x120
 #define CORE_SHADER 0x100
 #define CORE_TILER 0x110
 #define SIM_GPU_ID 0

@@ -51,9 +51,9 @@ enum mali_power_level {
  * register, and passes that offset as mali_pm_status's event_id.
  */
 enum mali_core_type {
-	MALI_CORE_TYPE_L2	= 0x060,
 	MALI_CORE_TYPE_SHADER	= 0x100,
 	MALI_CORE_TYPE_TILER	= 0x110,
+	MALI_CORE_TYPE_L2	= 0x120,
 	MALI_CORE_TYPE_STACK	= 0xe00,
 };
 
