@@ -1,58 +1,91 @@
-#!/bin/bash
+#!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
 # vtrace record / vtrace stop on this kernel's tracefs: every reader path
 # brings out every event, the drain leaves the buffer empty, settings come
 # back, and each fault ends with the documented status, message and file.
 # With vtrace.ko loaded (the guests): the burst generator's events are all
-# recorded, exactly, and a module unloaded mid-record leaves a valid file.
+# recorded, exactly; the simulator's events are recorded next to a second
+# instance holding the kernel's own text of them; the module unloaded and a
+# CPU taken offline mid-record leave a complete, valid file.
 #
-# Needs root and tracefs. $VTRACE_BIN is the helper (default: the tree's).
+# POSIX sh (the guests run busybox). Where trace-cmd is installed (the host)
+# the files are read back here; in the guests they are left, gzipped, in
+# $VTRACE_OUT with a sidecar of expected values (NAME.expect), and
+# check_guest_artifacts.sh reads them back on the host.
 
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../kselftest/ktap_helpers.sh"
+. "$(cd "$(dirname "$0")" && pwd)/vtrace_test_lib.sh"
 
-vtrace=${VTRACE_BIN:-$here/../../tools/vtrace/vtrace}
-tracefs=/sys/kernel/tracing
-work=$(mktemp -d /tmp/vtrace-record-test.XXXXXX)
+work=$VT_TMP
 inst=vtrace_rec_test_$$
-idir=$tracefs/instances/$inst
-export VTRACE_STATE_DIR=$work/state
+idir=$TRACEFS/instances/$inst
+ref=$TRACEFS/instances/vtrace_rec_ref_$$
+burst=/sys/kernel/debug/vtrace/burst
+sim=/sys/kernel/debug/vtrace/sim
+cpu1=/sys/devices/system/cpu/cpu1/online
+markers=5000
+
+mounted() {
+	grep -q " $1 " /proc/mounts
+}
 
 cleanup() {
-	[ -d "$idir" ] && { echo 0 > "$idir/events/enable"; rmdir "$idir"; }
-	mountpoint -q "$work/small" && umount "$work/small"
-	rm -rf "$work"
+	[ -w "$cpu1" ] && echo 1 > "$cpu1"
+	for d in "$idir" "$ref"; do
+		[ -d "$d" ] || continue
+		echo 0 > "$d/events/enable"
+		rmdir "$d"
+	done
+	mounted "$work/small" && umount "$work/small"
+	vt_cleanup_tmp
 }
 trap cleanup EXIT
 
+ktap_print_header
 if [ "$(id -u)" != 0 ]; then
 	ktap_skip_all "needs root"
 	exit "$KSFT_SKIP"
 fi
-[ -d $tracefs/events ] || mount -t tracefs nodev $tracefs 2>/dev/null
-if [ ! -d $tracefs/events ]; then
+[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2> /dev/null
+if [ ! -d $TRACEFS/instances ]; then
 	ktap_skip_all "no tracefs"
 	exit "$KSFT_SKIP"
 fi
-have_mmap=0
-[ "$(uname -r | awk -F. '{ print ($1 * 100 + $2 >= 610) }')" = 1 ] && have_mmap=1
-have_report=0
-command -v trace-cmd > /dev/null && have_report=1
+have_mmap=$(uname -r | awk -F. '{ print ($1 * 100 + $2 >= 610) }')
+have_trace_cmd=0
+command -v trace-cmd > /dev/null && have_trace_cmd=1
 have_module=0
-[ -d $tracefs/events/mali ] && have_module=1
+[ -d $TRACEFS/events/mali ] && have_module=1
 
-ktap_print_header
-ktap_set_plan 14
+ktap_set_plan 15
 
-# json_field JSON KEY: the first top-level number KEY of a summary.
-json_field() {
-	sed "s/\"cpus\".*//; s/.*\"$2\":\([0-9]*\).*/\1/" <<< "$1"
+# One result from the checks made since the last one: expect CMD... runs a
+# check and remembers a failure together with the command.
+ok=1
+expect() {
+	"$@" && return
+	ok=0
+	ktap_print_msg "failed: $*"
 }
 
-# markers_in FILE: how many of our trace_marker lines trace-cmd reads back.
-markers_in() {
-	trace-cmd report "$1" 2>/dev/null | grep -c 'vtrace-marker-[0-9]'
+result() {
+	if [ $ok != 1 ]; then
+		ktap_print_msg "status $rc; stderr: $(head -c 600 "$work/err")"
+		ktap_test_fail "$1"
+	else
+		ktap_test_pass "$1"
+	fi
+	ok=1
+}
+
+# json_num KEY FILE: the top-level number KEY of a --json summary.
+json_num() {
+	sed 's/"cpus".*//; s/.*"'"$1"'":\([0-9]*\).*/\1/' "$2"
+}
+
+# left_in DIR: events still in the ring buffer, over all CPUs.
+left_in() {
+	cat "$1"/per_cpu/cpu*/stats | awk '/^entries:/ { s += $2 } END { print s + 0 }'
 }
 
 settings_of() {
@@ -60,161 +93,308 @@ settings_of() {
 		"$1/buffer_percent" "$1/set_event"
 }
 
-# record_markers PATH N: record an existing instance while N markers are
-# written to it; leaves the summary in $json and the status in $rc.
-record_markers() {
-	local path=$1 n=$2 pid
-	"$vtrace" record --instance "$inst" -e sched/sched_process_exec \
-		--reader "$path" -b 2048 -o "$work/m.dat" --json \
-		> "$work/json" 2> "$work/err" &
-	pid=$!
+# markers_in FILE: how many "vtrace-marker-N" lines trace-cmd reads back.
+markers_in() {
+	trace-cmd report "$1" 2> /dev/null | grep -c 'vtrace-marker-[0-9]'
+}
+
+# events_in FILE: how many events trace-cmd reads (a marker's text may
+# span lines; each event starts with "[CPU] TIMESTAMP: ").
+events_in() {
+	trace-cmd report "$1" 2> /dev/null |
+		grep -cE '\[[0-9]+\] +[0-9]+\.[0-9]+: [a-z_]+: '
+}
+
+# keep FILE NAME: leave FILE for check_guest_artifacts.sh (guests only).
+keep() {
+	[ -n "$VTRACE_OUT" ] && gzip -c "$1" > "$VTRACE_OUT/$2.dat.gz"
+}
+
+# expected NAME: stdin is what the host is to find in NAME.dat.gz.
+expected() {
+	if [ -n "$VTRACE_OUT" ]; then
+		cat > "$VTRACE_OUT/$1.expect"
+	else
+		cat > /dev/null
+	fi
+}
+
+wait_owner() {
 	while [ ! -s "$VTRACE_STATE_DIR/record-$inst.pid" ]; do sleep 0.05; done
-	sleep 0.3
-	# One write(2), so one marker event, per echo.
-	for i in $(seq 1 "$n"); do echo "vtrace-marker-$i"; done > "$idir/trace_marker"
-	"$vtrace" stop --instance "$inst" > /dev/null
-	wait $pid
+}
+
+# start_background ARGS...: vtrace record --background on the instance.
+start_background() {
+	"$VTRACE" record --instance "$inst" --background "$@" \
+		> "$work/bgpid" 2> "$work/err"
 	rc=$?
-	json=$(cat "$work/json")
+}
+
+# run_burst N: a burst of N events per online CPU, waited for.
+run_burst() {
+	echo "$1" > $burst/start || return
+	while grep -q 'state: running' $burst/status; do sleep 0.1; done
+}
+
+emitted() {
+	awk '/^emitted:/ { print $2 }' $burst/status
 }
 
 mkdir "$idir"
+# Nothing but markers: the recording's event is enabled with a filter that
+# matches nothing, so the summary's count is the marker count.
+echo 'common_pid < 0' > "$idir/events/sched/sched_process_exec/filter"
 
-# Each reader path, host tracefs: exact marker count, empty buffer after.
+# Each reader path: exact marker count, empty buffer after, settings back.
 for path in mmap splice read; do
 	name="record_${path}_gets_every_marker_and_drains"
-	if [ $path = mmap ] && [ $have_mmap = 0 ]; then
+	if [ $path = mmap ] && [ "$have_mmap" = 0 ]; then
 		ktap_test_skip "$name (no ring-buffer mmap before 6.10)"
 		continue
 	fi
 	before=$(settings_of "$idir")
-	record_markers $path 5000
-	left=$(cat "$idir"/per_cpu/cpu*/stats | awk '/^entries:/ { s += $2 } END { print s + 0 }')
-	got=$(json_field "$json" events)
-	ok=1
-	[ $rc = 0 ] || ok=0
-	grep -q "\"reader\":\"$path\"" <<< "$json" || ok=0
-	[ "$left" = 0 ] || ok=0
-	[ "$(json_field "$json" lost)" = 0 ] || ok=0
-	[ "$got" -ge 5000 ] || ok=0
-	if [ $have_report = 1 ]; then
-		[ "$(markers_in "$work/m.dat")" = 5000 ] || ok=0
-	fi
-	[ "$(settings_of "$idir")" = "$before" ] || ok=0
-	[ $ok = 1 ] || ktap_print_msg "rc=$rc left=$left json=$json $(cat "$work/err")"
-	ktap_test_result "$name" [ $ok = 1 ]
+	"$VTRACE" record --instance "$inst" -e sched/sched_process_exec \
+		--reader $path -b 2048 -o "$work/m.dat" --json \
+		> "$work/json" 2> "$work/err" &
+	pid=$!
+	wait_owner
+	sleep 0.3
+	# One write(2), so one marker event, per echo.
+	seq 1 $markers | while read -r i; do
+		echo "vtrace-marker-$i"
+	done > "$idir/trace_marker"
+	"$VTRACE" stop --instance "$inst" > /dev/null
+	wait $pid
+	rc=$?
+	expect [ $rc = 0 ]
+	expect grep -q "\"reader\":\"$path\"" "$work/json"
+	expect [ "$(json_num events "$work/json")" = $markers ]
+	expect [ "$(json_num lost "$work/json")" = 0 ]
+	expect [ "$(left_in "$idir")" = 0 ]
+	expect [ "$(settings_of "$idir")" = "$before" ]
+	[ $have_trace_cmd = 1 ] &&
+		expect [ "$(markers_in "$work/m.dat")" = $markers ]
+	keep "$work/m.dat" "markers-$path"
+	result "$name"
 done
+echo "markers: $markers" | expected markers
+echo 0 > "$idir/events/sched/sched_process_exec/filter"
 
 # -v names the path taken; auto takes mmap where the kernel has it.
-"$vtrace" record --instance "$inst" -e sched/sched_switch -t 300ms -v \
+want=splice
+[ "$have_mmap" = 1 ] && want=mmap
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -t 300ms -v \
 	-o "$work/v.dat" 2> "$work/err"
 rc=$?
-want=splice
-[ $have_mmap = 1 ] && want=mmap
-ktap_test_result "record_verbose_names_reader_$want" \
-	grep -q "reader: $want on" "$work/err"
+expect [ $rc = 0 ]
+expect grep -q "reader: $want on" "$work/err"
+result "record_verbose_names_reader_$want"
 
 # Settings changed for the recording (-b, --clock) all come back.
 before=$(settings_of "$idir")
-"$vtrace" record --instance "$inst" -e sched/sched_switch -t 300ms \
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -t 300ms \
 	-b 1024 --clock global -o "$work/s.dat" 2> "$work/err"
 rc=$?
-ktap_test_result "record_restores_buffer_clock_percent_tracing_on_events" \
-	[ $rc = 0 ] && [ "$(settings_of "$idir")" = "$before" ]
+expect [ $rc = 0 ]
+expect [ "$(settings_of "$idir")" = "$before" ]
+result "record_restores_buffer_clock_percent_tracing_on_events"
 
 # Unknown event: status 1, message, no file, nothing enabled.
-before=$(settings_of "$idir")
-"$vtrace" record --instance "$inst" -e sched/sched_switch -e nosuch/event \
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -e nosuch/event \
 	-t 1s -o "$work/u.dat" 2> "$work/err"
 rc=$?
-ktap_test_result "record_unknown_event_fails_cleanly" \
-	[ $rc = 1 ] && grep -q "unknown event 'nosuch/event'" "$work/err" &&
-	[ ! -e "$work/u.dat" ] && [ "$(settings_of "$idir")" = "$before" ]
+expect [ $rc = 1 ]
+expect grep -q "unknown event 'nosuch/event'" "$work/err"
+expect [ ! -e "$work/u.dat" ]
+expect [ "$(settings_of "$idir")" = "$before" ]
+result "record_unknown_event_fails_cleanly"
 
 # Unwritable output: status 1, message, nothing left enabled.
-"$vtrace" record --instance "$inst" -e sched/sched_switch -t 1s \
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -t 1s \
 	-o /proc/vtrace-no-such-dir/x.dat 2> "$work/err"
 rc=$?
-ktap_test_result "record_unwritable_output_fails_cleanly" \
-	[ $rc = 1 ] && grep -q "cannot create /proc/vtrace-no-such-dir/x.dat" "$work/err" &&
-	[ "$(settings_of "$idir")" = "$before" ]
+expect [ $rc = 1 ]
+expect grep -q "cannot create /proc/vtrace-no-such-dir/x.dat" "$work/err"
+expect [ "$(settings_of "$idir")" = "$before" ]
+result "record_unwritable_output_fails_cleanly"
 
-# Busy: a second recording of the same instance is refused.
-"$vtrace" record --instance "$inst" -e sched/sched_switch --background \
-	-o "$work/b.dat" > "$work/bgpid" 2> "$work/err"
-rc=$?
-"$vtrace" record --instance "$inst" -e sched/sched_switch -t 1s \
+# Busy: a second recording of the same instance is refused; the background
+# one finishes its file on vtrace stop.
+start_background -e sched/sched_switch -o "$work/b.dat"
+expect [ $rc = 0 ]
+expect grep -qx '[0-9][0-9]*' "$work/bgpid"
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -t 1s \
 	-o "$work/b2.dat" 2> "$work/err2"
-rc2=$?
-"$vtrace" stop --instance "$inst" > "$work/stop" 2>&1
-rc3=$?
-valid=1
-[ $have_report = 1 ] && { trace-cmd report "$work/b.dat" > /dev/null 2>&1 || valid=0; }
-ktap_test_result "record_busy_refused_background_finishes_on_stop" \
-	[ $rc = 0 ] && grep -qx '[0-9]*' "$work/bgpid" && [ $rc2 = 1 ] &&
-	grep -q "tracefs is busy" "$work/err2" && [ ! -e "$work/b2.dat" ] &&
-	[ $rc3 = 0 ] && grep -q "recorded [0-9]* events" "$work/stop" &&
-	[ $valid = 1 ] && [ "$(settings_of "$idir")" = "$before" ]
+expect [ $? = 1 ]
+expect grep -q "tracefs is busy" "$work/err2"
+expect [ ! -e "$work/b2.dat" ]
+sleep 0.2
+"$VTRACE" stop --instance "$inst" > "$work/stop" 2>&1
+expect [ $? = 0 ]
+expect grep -q "recorded [0-9]* events" "$work/stop"
+[ $have_trace_cmd = 1 ] &&
+	expect trace-cmd report "$work/b.dat" > /dev/null 2>&1
+expect [ "$(settings_of "$idir")" = "$before" ]
+result "record_busy_refused_background_finishes_on_stop"
 
-# Disk full mid-record: status 1, message, a valid file with what was kept.
+# Disk full mid-record: a tmpfs with room for the file's metadata (the size
+# of an almost empty recording) and 1 MB more, filled with markers: status
+# 1, message, and a valid file holding what the summary counts.
 mkdir -p "$work/small"
-mount -t tmpfs -o size=8m tmpfs "$work/small"
-"$vtrace" record --instance "$inst" -e raw_syscalls/sys_enter \
-	-e raw_syscalls/sys_exit -t 3s -o "$work/small/full.dat" --json \
-	> "$work/json" 2> "$work/err" &
+meta=$(wc -c < "$work/v.dat")
+mount -t tmpfs -o size=$((meta + 1048576)) vtrace_small "$work/small"
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -b 1024 -t 10s \
+	-o "$work/small/full.dat" --json > "$work/json" 2> "$work/err" &
 pid=$!
-while kill -0 $pid 2> /dev/null; do cat /proc/self/stat > /dev/null; done
+wait_owner
+# Markers are refused (EBADF) until the recording turns tracing on; the
+# load ends within a second of the recording.
+while kill -0 $pid 2> /dev/null; do
+	timeout 1 yes vtrace-fill > "$idir/trace_marker" 2> /dev/null
+done &
+load=$!
 wait $pid
 rc=$?
-json=$(cat "$work/json")
-valid=1
-if [ $have_report = 1 ]; then
-	n=$(trace-cmd report "$work/small/full.dat" 2>/dev/null | grep -c 'sys_e[nx]')
-	[ "$n" = "$(json_field "$json" events)" ] || valid=0
+wait $load
+expect [ $rc = 1 ]
+expect grep -q "No space left on device" "$work/err"
+expect [ "$(json_num events "$work/json")" -gt 0 ]
+expect [ "$(settings_of "$idir")" = "$before" ]
+if [ $have_trace_cmd = 1 ]; then
+	expect [ "$(events_in "$work/small/full.dat")" = \
+		"$(json_num events "$work/json")" ]
 fi
-ktap_test_result "record_disk_full_keeps_a_valid_file" \
-	[ $rc = 1 ] && grep -q "No space left on device" "$work/err" &&
-	[ "$(json_field "$json" events)" -gt 0 ] && [ $valid = 1 ] &&
-	[ "$(settings_of "$idir")" = "$before" ]
+keep "$work/small/full.dat" full
+json_num events "$work/json" | sed 's/^/events: /' | expected full
+result "record_disk_full_keeps_a_valid_file"
 umount "$work/small"
 
-# SIGKILL: the file says it is incomplete when read.
-"$vtrace" record --instance "$inst" -e sched/sched_switch \
+# SIGKILL: the file says it is incomplete when read (in the guests, by the
+# host's vtrace report).
+"$VTRACE" record --instance "$inst" -e sched/sched_switch \
 	-o "$work/k.dat" 2> /dev/null &
 pid=$!
-while [ ! -s "$VTRACE_STATE_DIR/record-$inst.pid" ]; do sleep 0.05; done
+wait_owner
 sleep 0.3
 kill -KILL $pid
 wait $pid 2> /dev/null
 echo 0 > "$idir/events/enable"
 echo 1 > "$idir/tracing_on"
-"$vtrace" report "$work/k.dat" > /dev/null 2> "$work/err"
-rc=$?
-ktap_test_result "record_sigkill_report_says_incomplete" \
-	[ $rc != 0 ] && grep -q "incomplete" "$work/err"
+rm -f "$VTRACE_STATE_DIR/record-$inst.pid"
+if [ -z "$VTRACE_OUT" ]; then
+	"$VTRACE" report "$work/k.dat" > /dev/null 2> "$work/err"
+	rc=$?
+	expect [ $rc = 1 ]
+	expect grep -q "incomplete" "$work/err"
+fi
+keep "$work/k.dat" killed
+result "record_sigkill_report_says_incomplete"
 
-# tracefs not mounted: vtrace mounts it (private mount namespace).
-unshare -m sh -c "umount $tracefs 2>/dev/null; umount -l $tracefs 2>/dev/null;
-	'$vtrace' record -e sched/sched_switch -t 300ms -o '$work/n.dat'" \
+# tracefs not mounted: vtrace mounts it (in a private mount namespace).
+unshare -m sh -c "umount $TRACEFS 2> /dev/null || umount -l $TRACEFS
+	grep -q ' $TRACEFS ' /proc/mounts && exit 99
+	'$VTRACE' record -e sched/sched_switch -t 300ms -o '$work/n.dat'" \
 	2> "$work/err"
 rc=$?
-ktap_test_result "record_mounts_tracefs_when_unmounted" [ $rc = 0 ]
+expect [ $rc = 0 ]
+expect [ -s "$work/n.dat" ]
+result "record_mounts_tracefs_when_unmounted"
 
-# With vtrace.ko (guests): every burst event is recorded, exactly.
 if [ $have_module = 0 ]; then
-	ktap_test_skip "record_burst_every_event_exact (vtrace.ko not loaded)"
-else
-	burst=/sys/kernel/debug/vtrace/burst
-	"$vtrace" record --instance "$inst" -e mali/mali_pm_status -b 16384 \
-		--background --json -o "$work/burst.dat" > /dev/null 2> "$work/err"
-	echo 20000 > $burst/start
-	while grep -q 'state: running' $burst/status; do sleep 0.1; done
-	emitted=$(awk '/^emitted:/ { print $2 }' $burst/status)
-	"$vtrace" stop --instance "$inst" > "$work/stop"
-	json=$(grep '^{' "$work/stop")
-	ktap_test_result "record_burst_every_event_exact" \
-		[ "$(json_field "$json" events)" = "$emitted" ] &&
-		[ "$(json_field "$json" lost)" = 0 ]
+	for t in burst_every_event_exact simulator_events_kept \
+		 module_unloaded_mid_record cpu_offline_online_mid_record; do
+		ktap_test_skip "record_$t (vtrace.ko not loaded)"
+	done
+	ktap_finished
 fi
+
+# Every burst event is recorded, exactly, with a buffer big enough.
+start_background -e mali/mali_pm_status -b 8192 --json -o "$work/burst.dat"
+expect [ $rc = 0 ]
+run_burst 20000
+expect grep -q 'state: done' $burst/status
+"$VTRACE" stop --instance "$inst" > "$work/stop"
+expect [ $? = 0 ]
+grep '^{' "$work/stop" > "$work/json"
+expect [ "$(json_num events "$work/json")" = "$(emitted)" ]
+expect [ "$(json_num lost "$work/json")" = 0 ]
+keep "$work/burst.dat" burst
+expected burst < $burst/status
+result "record_burst_every_event_exact ($(emitted) events)"
+
+# The simulator's events: a second instance with the same events enabled
+# keeps the kernel's own text of them, the host compares the decoded file.
+sim_events="mali/gpu_power_state mali/mali_pm_status
+	thermal_exynos/thermal_cpu_pressure thermal_exynos/thermal_exynos_arm_update"
+mkdir "$ref"
+echo 8192 > "$ref/buffer_size_kb"
+sim_args=
+for e in $sim_events; do
+	echo 1 > "$ref/events/$e/enable"
+	sim_args="$sim_args -e $e"
+done
+# shellcheck disable=SC2086
+start_background $sim_args -b 8192 --json -o "$work/sim.dat"
+expect [ $rc = 0 ]
+echo 42 > $sim/seed
+echo 300 > $sim/step
+expect [ "$(cat $sim/steps)" = 300 ]
+"$VTRACE" stop --instance "$inst" > "$work/stop"
+expect [ $? = 0 ]
+grep '^{' "$work/stop" > "$work/json"
+echo 0 > "$ref/events/enable"
+grep -v '^#' "$ref/trace" > "$work/sim.txt"
+expect [ "$(json_num events "$work/json")" = "$(wc -l < "$work/sim.txt")" ]
+expected sim < "$work/sim.txt"
+expect [ "$(json_num lost "$work/json")" = 0 ]
+keep "$work/sim.dat" sim
+result "record_simulator_events_kept ($(json_num events "$work/json") events)"
+
+# vtrace.ko unloaded mid-record: its events stop, the recording goes on
+# (a marker after the unload is kept) and ends normally.
+start_background -e mali/mali_pm_status -e sched/sched_switch -b 8192 \
+	--json -o "$work/unload.dat"
+expect [ $rc = 0 ]
+run_burst 5000
+expect grep -q 'state: done' $burst/status
+expected unload < $burst/status
+rmmod vtrace
+expect [ $? = 0 ]
+echo vtrace-after-unload > "$idir/trace_marker"
+sleep 0.3
+"$VTRACE" stop --instance "$inst" > "$work/stop" 2> "$work/err"
+rc=$?
+expect [ $rc = 0 ]
+expect [ "$(cat "$idir/set_event")" = "" ]
+insmod "$VTRACE_KO"
+expect [ $? = 0 ]
+keep "$work/unload.dat" unload
+result "record_module_unloaded_mid_record"
+
+# A CPU offline and back online while recording: a burst with it offline,
+# one with it back; every event of both is kept.
+if [ ! -w "$cpu1" ]; then
+	ktap_test_skip "record_cpu_offline_online_mid_record (no cpu1 hotplug)"
+	ktap_finished
+fi
+start_background -e mali/mali_pm_status -b 8192 --json -o "$work/cpuhp.dat"
+expect [ $rc = 0 ]
+echo 0 > "$cpu1"
+expect [ "$(cat "$cpu1")" = 0 ]
+run_burst 3000
+first=$(emitted)
+echo 1 > "$cpu1"
+expect [ "$(cat "$cpu1")" = 1 ]
+run_burst 3000
+second=$(emitted)
+"$VTRACE" stop --instance "$inst" > "$work/stop" 2> "$work/err"
+rc=$?
+expect [ $rc = 0 ]
+grep '^{' "$work/stop" > "$work/json"
+expect [ "$(json_num events "$work/json")" = $((first + second)) ]
+expect [ "$(json_num lost "$work/json")" = 0 ]
+printf 'offline: %s\nonline: %s\n' "$first" "$second" | expected cpuhp
+keep "$work/cpuhp.dat" cpuhp
+result "record_cpu_offline_online_mid_record ($first + $second events)"
 
 ktap_finished
