@@ -9,7 +9,8 @@
 #   fuzz_report.sh [SECONDS]   (default 60; needs root and tracefs for the
 #                               seed, which is kept in $FUZZ_DIR/corpus)
 #
-# Exits 0 when the fuzzer found nothing in the time given. A failed huge
+# Prints KTAP; exits 0 when the fuzzer found nothing in the time given,
+# with libFuzzer's log as KTAP comments otherwise. A failed huge
 # malloc is not a finding: libtracecmd then fails cleanly, so the
 # allocator returns NULL instead of aborting.
 
@@ -83,6 +84,18 @@ EOF
 fi
 
 cd "$out"
-ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 ./fuzz_report -max_total_time="$seconds" \
-	-timeout=20 -rss_limit_mb=4096 -max_len=262144 -close_fd_mask=3 \
-	-artifact_prefix="$out/" corpus
+. "$here/../kselftest/ktap_helpers.sh"
+ktap_print_header
+ktap_set_plan 1
+if ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 ./fuzz_report \
+	-max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
+	-max_len=262144 -close_fd_mask=3 -print_final_stats=1 \
+	-artifact_prefix="$out/" corpus > fuzz.log 2>&1; then
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log)
+	ktap_print_msg "$runs inputs in ${seconds}s, corpus $(ls corpus | wc -l) files"
+	ktap_test_pass "fuzz_report_${seconds}s"
+else
+	sed 's/^/# /' fuzz.log | tail -60
+	ktap_test_fail "fuzz_report_${seconds}s"
+fi
+ktap_finished
