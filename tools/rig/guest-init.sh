@@ -31,16 +31,14 @@ echo
 echo "### vtrace-guest $(uname -r) $(uname -m) cpus=$(nproc) mode=$mode"
 
 run_demo() {
+	cats="-f /vtrace/examples/exynos-mali.txt"
 	insmod "$VTRACE_KO" sim_autostart=1 sim_period_ms=200 || return
-	t=/sys/kernel/tracing
-	for e in mali/gpu_power_state mali/mali_pm_status \
-		 thermal_exynos/thermal_cpu_pressure \
-		 thermal_exynos/thermal_exynos_arm_update; do
-		echo 1 > "$t/events/$e/enable"
-	done
-	echo "### vtrace-demo: streaming $t/trace_pipe for 10 s"
-	timeout 10 cat "$t/trace_pipe"
-	echo 0 > "$t/events/enable"
+	echo "### vtrace-demo: vtrace enable gfx thermal_tj"
+	$VTRACE_BIN enable $cats gfx thermal_tj || return
+	$VTRACE_BIN status $cats
+	echo "### vtrace-demo: the simulator's events from trace_pipe, for 10 s"
+	timeout 10 cat /sys/kernel/tracing/trace_pipe
+	$VTRACE_BIN disable $cats gfx thermal_tj
 	rmmod vtrace
 }
 

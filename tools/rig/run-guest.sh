@@ -77,6 +77,7 @@ if [ -f "$work/src/tools/vtrace/Makefile" ]; then
 	make -s -C "$work/src/tools/vtrace" STATIC=1 >>"$work/build.log" 2>&1 ||
 		{ cat "$work/build.log" >&2; exit 1; }
 	cp "$work/src/tools/vtrace/vtrace" "$stage/vtrace/bin/vtrace"
+	cp -r "$work/src/tools/vtrace/examples" "$stage/vtrace/examples"
 fi
 
 : > "$stage/vtrace/tests.list"
