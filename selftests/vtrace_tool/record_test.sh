@@ -14,6 +14,17 @@
 # $VTRACE_OUT with a sidecar of expected values (NAME.expect), and
 # check_guest_artifacts.sh reads them back on the host.
 
+# The guests send their files over a serial console at tens of KB/s: there
+# the test runs with /proc/kallsyms hidden, so that each file is its events
+# and an empty kallsyms section (the writer's fallback; the host's tests
+# cover kallsyms).
+if [ -n "$VTRACE_OUT" ] && [ -z "$VTRACE_KALLSYMS_HIDDEN" ]; then
+	: > "$VTRACE_OUT/.no-kallsyms"
+	VTRACE_KALLSYMS_HIDDEN=1 exec unshare -m sh -c \
+		'mount --bind "$VTRACE_OUT/.no-kallsyms" /proc/kallsyms &&
+		 exec sh "$0"' "$0"
+fi
+
 . "$(cd "$(dirname "$0")" && pwd)/vtrace_test_lib.sh"
 
 work=$VT_TMP
@@ -119,8 +130,14 @@ expected() {
 	fi
 }
 
-wait_owner() {
-	while [ ! -s "$VTRACE_STATE_DIR/record-$inst.pid" ]; do sleep 0.05; done
+# wait_recording GROUP:EVENT: until the recording has begun. vtrace record
+# turns tracing off, enables its events, starts its readers and only then
+# turns tracing on (markers written before that are refused with EBADF).
+wait_recording() {
+	until grep -qx "$1" "$idir/set_event" &&
+	      [ "$(cat "$idir/tracing_on")" = 1 ]; do
+		sleep 0.05
+	done
 }
 
 # start_background ARGS...: vtrace record --background on the instance.
@@ -157,8 +174,7 @@ for path in mmap splice read; do
 		--reader $path -b 2048 -o "$work/m.dat" --json \
 		> "$work/json" 2> "$work/err" &
 	pid=$!
-	wait_owner
-	sleep 0.3
+	wait_recording sched:sched_process_exec
 	# One write(2), so one marker event, per echo.
 	seq 1 $markers | while read -r i; do
 		echo "vtrace-marker-$i"
@@ -246,9 +262,8 @@ mount -t tmpfs -o size=$((meta + 1048576)) vtrace_small "$work/small"
 "$VTRACE" record --instance "$inst" -e sched/sched_switch -b 1024 -t 10s \
 	-o "$work/small/full.dat" --json > "$work/json" 2> "$work/err" &
 pid=$!
-wait_owner
-# Markers are refused (EBADF) until the recording turns tracing on; the
-# load ends within a second of the recording.
+wait_recording sched:sched_switch
+# The load ends within a second of the recording.
 while kill -0 $pid 2> /dev/null; do
 	timeout 1 yes vtrace-fill > "$idir/trace_marker" 2> /dev/null
 done &
@@ -274,7 +289,7 @@ umount "$work/small"
 "$VTRACE" record --instance "$inst" -e sched/sched_switch \
 	-o "$work/k.dat" 2> /dev/null &
 pid=$!
-wait_owner
+wait_recording sched:sched_switch
 sleep 0.3
 kill -KILL $pid
 wait $pid 2> /dev/null

@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check_guest_artifacts.sh ARTIFACT_DIR TARGET - read back, on the host, the
+# trace.dat files record_test.sh recorded in a rig guest (NAME.dat.gz) with
+# Debian's trace-cmd and with the host's vtrace report, against the values
+# the guest wrote next to them (NAME.expect). Prints KTAP.
+#
+# The plan is fixed per TARGET: a file the guest should have left and did
+# not is a failure, not a skip.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../kselftest/ktap_helpers.sh"
+
+art=${1:?usage: check_guest_artifacts.sh ARTIFACT_DIR TARGET}
+target=${2:?usage: check_guest_artifacts.sh ARTIFACT_DIR TARGET}
+VTRACE=${VTRACE:-$top/tools/vtrace/vtrace}
+work=$(mktemp -d /tmp/vtrace-artifacts.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+paths="splice read"
+case "$target" in
+6.1-*) ;;
+*) paths="mmap $paths" ;;
+esac
+
+ktap_print_header
+if ! command -v trace-cmd > /dev/null || [ ! -x "$VTRACE" ]; then
+	ktap_skip_all "needs trace-cmd and $VTRACE"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan $(($(wc -w <<< "$paths") + 6))
+
+ok=1
+expect() {
+	"$@" && return
+	ok=0
+	ktap_print_msg "failed: $*"
+}
+
+result() {
+	if [ $ok = 1 ]; then
+		ktap_test_pass "$1"
+	else
+		ktap_test_fail "$1"
+	fi
+	ok=1
+}
+
+# value NAME KEY: "KEY: value" from NAME.expect.
+value() {
+	sed -n "s/^$2: *//p" "$art/$1.expect"
+}
+
+# open NAME [EXPECT]: unpack NAME.dat.gz, report it with trace-cmd (tc.txt,
+# without its "cpus=N" line) and vtrace (vt.txt); fails unless both read
+# it and EXPECT.expect (default NAME.expect) exists.
+open() {
+	local dat=$work/$1.dat expect=${2:-$1} rc
+
+	if [ ! -f "$art/$1.dat.gz" ] || [ ! -f "$art/$expect.expect" ]; then
+		ktap_print_msg "the guest left no $1.dat.gz / $expect.expect"
+		return 1
+	fi
+	gunzip -c "$art/$1.dat.gz" > "$dat" || return 1
+	trace-cmd report "$dat" 2> "$work/tc.err" | grep -v '^cpus=' \
+		> "$work/tc.txt"
+	rc=${PIPESTATUS[0]}
+	[ "$rc" = 0 ] || { ktap_print_msg "trace-cmd report: $rc $(head -c 300 "$work/tc.err")"; return 1; }
+	"$VTRACE" report "$dat" > "$work/vt.txt" 2> "$work/vt.err" ||
+		{ ktap_print_msg "vtrace report: $(head -c 300 "$work/vt.err")"; return 1; }
+}
+
+# same_report: vtrace report printed what trace-cmd report did.
+same_report() {
+	cmp -s "$work/tc.txt" "$work/vt.txt" && return
+	diff "$work/tc.txt" "$work/vt.txt" | head -6 | sed 's/^/# /'
+	return 1
+}
+
+# mali_pm_status events of tc.txt as "CPU GPU_ID VALUE" lines, in order.
+pm_status() {
+	sed -nE 's/.*\[0*([0-9]+)\] +[0-9.]+: mali_pm_status: +.*gpu_id=([0-9]+).*value=(0x[0-9a-f]+|[0-9]+).*/\1 \2 \3/p' \
+		"$work/tc.txt" | awk '{ printf "%s %s %d\n", $1, $2, strtonum($3) }'
+}
+
+# count_on CPU: burst events recorded from CPU.
+count_on() {
+	pm_status | awk -v cpu="$1" '$1 == cpu' | wc -l
+}
+
+for path in $paths; do
+	if open "markers-$path" markers; then
+		n=$(value markers markers)
+		expect [ -n "$n" ]
+		expect [ "$(grep -c 'vtrace-marker-[0-9]' "$work/tc.txt")" = "$n" ]
+		sed -n 's/.*vtrace-marker-\([0-9]*\)$/\1/p' "$work/tc.txt" > "$work/seen"
+		expect cmp -s "$work/seen" <(seq 1 "$n")
+		expect same_report
+	else
+		ok=0
+	fi
+	result "guest_${path}_markers_read_back_in_order"
+done
+
+# Burst: each CPU's events, exactly per_cpu of them, gpu_id = the CPU and
+# value 0..per_cpu-1 in order.
+if open burst; then
+	per_cpu=$(value burst per_cpu)
+	cpus=$(value burst cpus)
+	expect [ "$(value burst state)" = done ]
+	expect [ "$(pm_status | wc -l)" = "$(value burst emitted)" ]
+	for ((cpu = 0; cpu < cpus; cpu++)); do
+		pm_status | awk -v cpu=$cpu '$1 == cpu { print $2, $3 }' > "$work/seen"
+		expect cmp -s "$work/seen" <(seq 0 $((per_cpu - 1)) | sed "s/^/$cpu /")
+	done
+	expect same_report
+else
+	ok=0
+fi
+result "guest_burst_exact_per_cpu_in_order"
+
+# Simulator: the decoded events are the kernel's own text of them (kept
+# by a second instance in the guest), field for field, in order.
+if open sim; then
+	# Drop what the two formats print differently (task, CPU, flags,
+	# timestamp, padding): keep "event: fields".
+	strip() {
+		sed -E 's/^.*\] [^:]*[0-9]+\.[0-9]+: ([a-z_]+): +/\1: /; s/ +$//' "$1"
+	}
+	strip "$art/sim.expect" > "$work/want"
+	strip "$work/tc.txt" > "$work/got"
+	expect [ "$(wc -l < "$work/want")" -gt 300 ]
+	expect grep -q '^gpu_power_state: ' "$work/want"
+	expect grep -q '^thermal_exynos_arm_update: ' "$work/want"
+	if ! cmp -s "$work/want" "$work/got"; then
+		diff "$work/want" "$work/got" | head -6 | sed 's/^/# /'
+		ok=0
+	fi
+	expect same_report
+else
+	ok=0
+fi
+result "guest_simulator_fields_match_the_kernel_text ($(cat "$work/want" 2> /dev/null | wc -l) events)"
+
+# Module unloaded mid-record: every burst event kept, then the marker
+# written after the unload.
+if open unload; then
+	expect [ "$(pm_status | wc -l)" = "$(value unload emitted)" ]
+	last_pm=$(grep -n 'mali_pm_status:' "$work/tc.txt" | tail -1 | cut -d: -f1)
+	marker=$(grep -n 'vtrace-after-unload' "$work/tc.txt" | cut -d: -f1)
+	expect [ -n "$marker" ]
+	expect [ "${marker:-0}" -gt "${last_pm:-0}" ]
+	expect same_report
+else
+	ok=0
+fi
+result "guest_module_unload_keeps_events_then_recording_goes_on"
+
+# CPU 1 offline for the first burst, back for the second.
+if open cpuhp; then
+	offline=$(value cpuhp offline)
+	online=$(value cpuhp online)
+	expect [ "$(pm_status | wc -l)" = $((offline + online)) ]
+	expect [ "$(count_on 0)" = "$online" ]
+	expect [ "$(count_on 1)" = $((online - offline)) ]
+	expect same_report
+else
+	ok=0
+fi
+result "guest_cpu_offline_online_keeps_every_event"
+
+# Disk full in the guest: the file holds exactly what the summary counted.
+if open full; then
+	expect [ "$(grep -cE '\[[0-9]+\] +[0-9]+\.[0-9]+: [a-z_]+: ' "$work/tc.txt")" = \
+		"$(value full events)" ]
+	expect same_report
+else
+	ok=0
+fi
+result "guest_disk_full_file_valid"
+
+# SIGKILLed recording: report says incomplete, exit status 1.
+if [ -f "$art/killed.dat.gz" ]; then
+	gunzip -c "$art/killed.dat.gz" > "$work/killed.dat"
+	"$VTRACE" report "$work/killed.dat" > /dev/null 2> "$work/err"
+	expect [ $? = 1 ]
+	expect grep -q incomplete "$work/err"
+else
+	ktap_print_msg "the guest left no killed.dat.gz"
+	ok=0
+fi
+result "guest_killed_recording_reported_incomplete"
+
+ktap_finished
