@@ -81,10 +81,11 @@ same_report() {
 	return 1
 }
 
-# mali_pm_status events of tc.txt as "CPU GPU_ID VALUE" lines, in order.
+# The burst's mali_pm_status events of tc.txt (event_id 0x10000, printed
+# as "gpu=GPU_ID cores=0x10000 mask=VALUE") as "CPU GPU_ID 0xVALUE" lines.
 pm_status() {
-	sed -nE 's/.*\[0*([0-9]+)\] +[0-9.]+: mali_pm_status: +.*gpu_id=([0-9]+).*value=(0x[0-9a-f]+|[0-9]+).*/\1 \2 \3/p' \
-		"$work/tc.txt" | awk '{ printf "%s %s %d\n", $1, $2, strtonum($3) }'
+	sed -nE 's/.*\[0*([0-9]+)\] +[0-9.]+: mali_pm_status: +gpu=([0-9]+) cores=0x10000 mask=(0x[0-9a-f]+)$/\1 \2 \3/p' \
+		"$work/tc.txt"
 }
 
 # count_on CPU: burst events recorded from CPU.
@@ -115,7 +116,8 @@ if open burst; then
 	expect [ "$(pm_status | wc -l)" = "$(value burst emitted)" ]
 	for ((cpu = 0; cpu < cpus; cpu++)); do
 		pm_status | awk -v cpu=$cpu '$1 == cpu { print $2, $3 }' > "$work/seen"
-		expect cmp -s "$work/seen" <(seq 0 $((per_cpu - 1)) | sed "s/^/$cpu /")
+		expect cmp -s "$work/seen" <(seq 0 $((per_cpu - 1)) |
+			awk -v cpu=$cpu '{ printf "%d 0x%x\n", cpu, $1 }')
 	done
 	expect same_report
 else
@@ -146,10 +148,20 @@ else
 fi
 result "guest_simulator_fields_match_the_kernel_text ($(cat "$work/want" 2> /dev/null | wc -l) events)"
 
-# Module unloaded mid-record: every burst event kept, then the marker
-# written after the unload.
+# Module unloaded mid-record: the unload resets the ring buffers, so each
+# CPU keeps the burst's values 0..k-1 in order, with k at least per_cpu
+# minus the entries unread just before the unload; then the marker written
+# after the unload.
 if open unload; then
-	expect [ "$(pm_status | wc -l)" = "$(value unload emitted)" ]
+	per_cpu=$(value unload per_cpu)
+	for ((cpu = 0; cpu < $(value unload cpus); cpu++)); do
+		pm_status | awk -v cpu=$cpu '$1 == cpu { print $2, $3 }' > "$work/seen"
+		kept=$(wc -l < "$work/seen")
+		ktap_print_msg "cpu$cpu: kept $kept of $per_cpu, $(value unload "unread$cpu") unread at the unload"
+		expect [ "$kept" -ge $((per_cpu - $(value unload "unread$cpu"))) ]
+		expect cmp -s "$work/seen" <(seq 0 $((kept - 1)) |
+			awk -v cpu=$cpu '{ printf "%d 0x%x\n", cpu, $1 }')
+	done
 	last_pm=$(grep -n 'mali_pm_status:' "$work/tc.txt" | tail -1 | cut -d: -f1)
 	marker=$(grep -n 'vtrace-after-unload' "$work/tc.txt" | cut -d: -f1)
 	expect [ -n "$marker" ]
