@@ -45,6 +45,7 @@ cleanup() {
 		done
 		rmdir "$idir"
 	}
+	[ -d "$idir"_tc ] && rmdir "$idir"_tc
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -69,7 +70,7 @@ stat_sum() {
 row() {
 	awk -v n="$1" -v o="$2" -v r="$3" -v l="$4" -v b="$5" -v u="$6" -v s="$7" 'BEGIN {
 		mb = b / 1e6; cpu = u + s
-		printf "| %-16s | %10d | %10d | %8d | %8.1f | %6.2f | %9.1f |\n",
+		printf "| %-18s | %10d | %10d | %8d | %8.1f | %6.2f | %9.1f |\n",
 			n, o, r, l, mb, cpu, (mb > 0 ? cpu * 1000 / mb : 0) }'
 }
 
@@ -101,32 +102,49 @@ for path in mmap splice read; do
 done
 
 # trace-cmd 3.1: its own instance, the same filter and buffer size, v6
-# uncompressed as vtrace writes.
+# uncompressed as vtrace writes. It runs in a session of its own (setsid:
+# its process group is $tc) and is stopped as a terminal's Ctrl-C would:
+# SIGINT to that group, which reaches its per-CPU recorders too; GNU time
+# ignores SIGINT while it waits. The private mount namespace hides the
+# function-tracer files this host refuses (shared NOTES.md), an instance's
+# as well as the top level's: the instance is made first so that its files
+# exist to be masked.
 out=$work/trace-cmd.dat
-unshare -m sh -c '
+tc_inst=${inst}_tc
+tc_dir=$tracefs/instances/$tc_inst
+mkdir "$tc_dir"
+setsid unshare -m sh -c '
 	echo 1 > '"$work"'/fe
 	mount --bind '"$work"'/fe /proc/sys/kernel/ftrace_enabled
-	for f in set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_ftrace_notrace_pid; do
-		: > '"$work"'/d_$f
-		mount --bind '"$work"'/d_$f '"$tracefs"'/$f
+	: > '"$work"'/empty
+	for d in '"$tracefs $tc_dir"'; do
+		for f in set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_ftrace_notrace_pid; do
+			[ -e $d/$f ] && mount --bind '"$work"'/empty $d/$f
+		done
 	done
 	exec /usr/bin/time -f "%U %S" -o '"$work"'/time trace-cmd record -q \
-		-B '"${inst}_tc"' -b '"$buf_kb"' \
+		-B '"$tc_inst"' -b '"$buf_kb"' \
 		-e raw_syscalls:sys_enter -f "'"$filter"'" \
 		-e raw_syscalls:sys_exit -f "'"$filter"'" \
 		--file-version 6 --compression none -o '"$out"'
 ' > "$work/tc.log" 2>&1 &
-ns=$!
-sleep 2
+tc=$!
+# Recording once its instance traces both events.
+until [ "$(cat "$tc_dir/events/raw_syscalls/sys_exit/enable" 2>/dev/null)" = 1 ]; do
+	kill -0 $tc 2>/dev/null || { cat "$work/tc.log" >&2; exit 1; }
+	sleep 0.1
+done
+sleep 1
 calls=$(storm)
-# Ctrl-C as a terminal sends it: to the main process and its recorders.
-pkill -INT -f "^trace-cmd record -q -B ${inst}_tc"
-wait $ns || true
+kill -INT -- -$tc
+wait $tc || { cat "$work/tc.log" >&2; exit 1; }
+[ -s "$out" ] || { echo "trace-cmd wrote no $out:" >&2; cat "$work/tc.log" >&2; exit 1; }
 recorded=$(trace-cmd report "$out" 2>/dev/null | grep -c 'sys_e[nx]' || true)
 read -r u s < "$work/time"
 results+=("$(row "trace-cmd record" $((calls * 2)) "$recorded" \
 	$((calls * 2 - recorded)) "$(stat -c %s "$out")" "$u" "$s")")
 rm -f "$out"
+[ -d "$tc_dir" ] && rmdir "$tc_dir"
 
 # cat: one per CPU, woken by the kernel at buffer_percent like the others;
 # recorded and lost from the buffer's own counters.
@@ -160,6 +178,6 @@ echo 0 > "$idir/events/enable"
 echo "host: $(uname -sr), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "load: raw_syscalls (filter '$filter'), getppid at $rate/s per CPU for ${secs}s on $ncpus CPUs; ${buf_kb} KB buffer per CPU"
 echo
-echo "| reader           |    offered |   recorded |     lost |       MB | CPU s  | CPU ms/MB |"
-echo "|------------------|------------|------------|----------|----------|--------|-----------|"
+echo "| reader             |    offered |   recorded |     lost |       MB | CPU s  | CPU ms/MB |"
+echo "|--------------------|------------|------------|----------|----------|--------|-----------|"
 printf '%s\n' "${results[@]}"
