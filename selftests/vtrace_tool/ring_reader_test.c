@@ -39,9 +39,9 @@ struct decoded {
 	struct tep_format_field *buf_field;
 	struct kbuffer *kbuf;
 	int marker_cpu;
-	unsigned int next_seq;	/* the marker expected next */
+	unsigned int next_seq; /* the marker expected next */
 	unsigned int out_of_order;
-	unsigned int foreign;	/* events that are not our markers */
+	unsigned int foreign; /* events that are not our markers */
 	unsigned long long gaps; /* markers skipped (lost) */
 };
 
@@ -60,7 +60,8 @@ static int check_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
 		record.size = kbuffer_event_size(dec->kbuf);
 		if (tep_data_type(dec->tep, &record) != dec->print->id ||
 		    sscanf((char *)data + dec->buf_field->offset, MARKER_FMT,
-			   &seq) != 1 || cpu != dec->marker_cpu) {
+			   &seq) != 1 ||
+		    cpu != dec->marker_cpu) {
 			dec->foreign++;
 			continue;
 		}
@@ -123,18 +124,15 @@ FIXTURE_VARIANT(ring)
 	enum vtrace_reader_path path;
 };
 
-FIXTURE_VARIANT_ADD(ring, mmap)
-{
+FIXTURE_VARIANT_ADD(ring, mmap){
 	.path = VTRACE_READER_MMAP,
 };
 
-FIXTURE_VARIANT_ADD(ring, splice)
-{
+FIXTURE_VARIANT_ADD(ring, splice){
 	.path = VTRACE_READER_SPLICE,
 };
 
-FIXTURE_VARIANT_ADD(ring, read)
-{
+FIXTURE_VARIANT_ADD(ring, read){
 	.path = VTRACE_READER_READ,
 };
 
@@ -170,9 +168,9 @@ FIXTURE_SETUP(ring)
 					      &self->readers[cpu]);
 		if (ret == -EOPNOTSUPP)
 			SKIP(return, "%s reader not offered by this kernel",
-			     vtrace_reader_path_name(variant->path));
+				   vtrace_reader_path_name(variant->path));
 		if (ret == -ENODEV)
-			continue;	/* a possible CPU never brought up */
+			continue; /* a possible CPU never brought up */
 		ASSERT_EQ(0, ret);
 		ASSERT_EQ(variant->path,
 			  vtrace_ring_reader_path(self->readers[cpu]));
@@ -180,8 +178,8 @@ FIXTURE_SETUP(ring)
 
 	self->dec.tep = tracefs_local_events_system(NULL, systems);
 	ASSERT_NE(NULL, self->dec.tep);
-	self->dec.print = tep_find_event_by_name(self->dec.tep, "ftrace",
-						 "print");
+	self->dec.print =
+		tep_find_event_by_name(self->dec.tep, "ftrace", "print");
 	ASSERT_NE(NULL, self->dec.print);
 	self->dec.buf_field = tep_find_field(self->dec.print, "buf");
 	ASSERT_NE(NULL, self->dec.buf_field);
@@ -215,7 +213,7 @@ static unsigned long long events_of(struct vtrace_ring_reader **readers,
 }
 
 static void drain_all(struct __test_metadata *_metadata,
-		      FIXTURE_DATA(ring) *self)
+		      FIXTURE_DATA(ring) * self)
 {
 	int cpu;
 
@@ -223,14 +221,14 @@ static void drain_all(struct __test_metadata *_metadata,
 	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
 		if (!self->readers[cpu])
 			continue;
-		ASSERT_EQ(0, vtrace_ring_reader_drain(self->readers[cpu],
-						      check_subbuf,
-						      &self->dec));
+		ASSERT_EQ(0,
+			  vtrace_ring_reader_drain(self->readers[cpu],
+						   check_subbuf, &self->dec));
 	}
 }
 
 static void assert_buffer_empty(struct __test_metadata *_metadata,
-				FIXTURE_DATA(ring) *self)
+				FIXTURE_DATA(ring) * self)
 {
 	struct vtrace_ring_counters c;
 	int cpu;
@@ -238,10 +236,10 @@ static void assert_buffer_empty(struct __test_metadata *_metadata,
 	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
 		if (!self->readers[cpu])
 			continue;
-		ASSERT_EQ(0, vtrace_ring_counters_read(self->instance, cpu,
-						       &c));
+		ASSERT_EQ(0,
+			  vtrace_ring_counters_read(self->instance, cpu, &c));
 		EXPECT_EQ(0, c.entries)
-			TH_LOG("cpu%d: %llu entries left", cpu, c.entries);
+		TH_LOG("cpu%d: %llu entries left", cpu, c.entries);
 	}
 }
 
@@ -305,8 +303,9 @@ TEST_F(ring, consume_while_writing_gets_every_event_once)
 	EXPECT_EQ(0, self->dec.out_of_order);
 	EXPECT_EQ(w.count, events_of(self->readers, self->nr_cpus,
 				     self->dec.marker_cpu));
-	EXPECT_EQ(0, vtrace_ring_reader_stats(self->readers[w.cpu])
-			     ->missed_subbufs);
+	EXPECT_EQ(
+		0,
+		vtrace_ring_reader_stats(self->readers[w.cpu])->missed_subbufs);
 	assert_buffer_empty(_metadata, self);
 }
 

@@ -74,7 +74,8 @@ int main(int argc, char **argv)
 			ncpus = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-r RATE] [-t SECONDS] [-c NCPUS]\n",
+			fprintf(stderr,
+				"usage: %s [-r RATE] [-t SECONDS] [-c NCPUS]\n",
 				argv[0]);
 			return 2;
 		}

@@ -50,8 +50,8 @@ struct record_opts {
 	size_t nr_cats;
 	char **events;
 	size_t nr_events;
-	long long duration_ms;	/* 0: until stopped */
-	long long buffer_kb;	/* 0: leave as it is */
+	long long duration_ms; /* 0: until stopped */
+	long long buffer_kb; /* 0: leave as it is */
 	const char *output;
 	const char *instance;
 	const char *clock;
@@ -70,7 +70,7 @@ struct recorder {
 	struct vtrace_record_settings settings;
 	struct vtrace_event_change *changes;
 	size_t nr_changes;
-	const char **formats;	/* NULL-terminated names for the writer */
+	const char **formats; /* NULL-terminated names for the writer */
 	struct vt_tracedat *td;
 	int nr_cpus;
 	struct vtrace_ring_reader **readers;
@@ -201,8 +201,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case 't':
 			if (parse_duration(optarg, &o->duration_ms)) {
-				vtrace_err("bad duration '%s' (examples: 10s, 500ms, 2m, 5)",
-					   optarg);
+				vtrace_err(
+					"bad duration '%s' (examples: 10s, 500ms, 2m, 5)",
+					optarg);
 				return -EINVAL;
 			}
 			break;
@@ -226,8 +227,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_READER:
 			if (vtrace_reader_path_parse(optarg, &o->path)) {
-				vtrace_err("bad reader '%s' (auto, mmap, splice or read)",
-					   optarg);
+				vtrace_err(
+					"bad reader '%s' (auto, mmap, splice or read)",
+					optarg);
 				return -EINVAL;
 			}
 			break;
@@ -253,7 +255,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		return -EINVAL;
 	}
 	if (!o->nr_cats && !o->nr_events) {
-		vtrace_err("nothing to record: give -c CATEGORY or -e group/event");
+		vtrace_err(
+			"nothing to record: give -c CATEGORY or -e group/event");
 		return -EINVAL;
 	}
 	return 0;
@@ -307,8 +310,9 @@ static int check_event(struct recorder *r, const char *name, bool explicit)
 	}
 	if (state == VTRACE_EVENT_MISSING) {
 		if (explicit) {
-			vtrace_err("unknown event '%s': no events/%s in tracefs (%s)",
-				   name, name, cli_instance_label(r->vi));
+			vtrace_err(
+				"unknown event '%s': no events/%s in tracefs (%s)",
+				name, name, cli_instance_label(r->vi));
 			return -ENOENT;
 		}
 		vtrace_warn("skipping event '%s': not in this kernel's tracefs",
@@ -338,8 +342,9 @@ static int resolve_events(struct recorder *r, struct vtrace_catmap *map)
 	for (i = 0; i < o->nr_cats; i++) {
 		cat = vtrace_catmap_find(map, o->cats[i]);
 		if (!cat) {
-			vtrace_err("unknown category '%s' (see vtrace categories)",
-				   o->cats[i]);
+			vtrace_err(
+				"unknown category '%s' (see vtrace categories)",
+				o->cats[i]);
 			ret = -ENOENT;
 			goto out;
 		}
@@ -355,7 +360,8 @@ static int resolve_events(struct recorder *r, struct vtrace_catmap *map)
 			goto out;
 	}
 	if (!r->nr_changes) {
-		vtrace_err("none of the events asked for exists in this kernel");
+		vtrace_err(
+			"none of the events asked for exists in this kernel");
 		ret = -ENOENT;
 		goto out;
 	}
@@ -384,15 +390,17 @@ static int open_readers(struct recorder *r)
 		ret = vtrace_ring_reader_open(r->tfs, cpu, r->opts->path,
 					      &r->readers[cpu]);
 		if (ret == -ENODEV)
-			continue;	/* a possible CPU that was never up */
+			continue; /* a possible CPU that was never up */
 		if (ret == -EOPNOTSUPP) {
-			vtrace_err("the %s reader is not offered by this kernel (ring-buffer mmap needs Linux 6.10); use --reader auto",
-				   vtrace_reader_path_name(r->opts->path));
+			vtrace_err(
+				"the %s reader is not offered by this kernel (ring-buffer mmap needs Linux 6.10); use --reader auto",
+				vtrace_reader_path_name(r->opts->path));
 			return ret;
 		}
 		if (ret) {
-			vtrace_err("cannot open per_cpu/cpu%d/trace_pipe_raw: %s",
-				   cpu, strerror(-ret));
+			vtrace_err(
+				"cannot open per_cpu/cpu%d/trace_pipe_raw: %s",
+				cpu, strerror(-ret));
 			return ret;
 		}
 	}
@@ -413,8 +421,9 @@ static const char *reader_path_name(const struct recorder *r)
 static int settings_error(const char *what, int err)
 {
 	if (err == -EBUSY)
-		vtrace_err("tracefs is busy: cannot set %s: %s (another tracer holds this buffer; try --instance NAME)",
-			   what, strerror(-err));
+		vtrace_err(
+			"tracefs is busy: cannot set %s: %s (another tracer holds this buffer; try --instance NAME)",
+			what, strerror(-err));
 	else
 		vtrace_err("cannot set %s: %s", what, strerror(-err));
 	return err;
@@ -439,10 +448,11 @@ static int record_setup(struct recorder *r)
 
 	ret = vtrace_record_lock(instance_name(r), &owner);
 	if (ret == -EBUSY) {
-		vtrace_err("tracefs is busy: vtrace record (pid %d) is already recording %s; end it with 'vtrace stop%s%s'",
-			   owner, cli_instance_label(r->vi),
-			   o->instance ? " --instance " : "",
-			   o->instance ? o->instance : "");
+		vtrace_err(
+			"tracefs is busy: vtrace record (pid %d) is already recording %s; end it with 'vtrace stop%s%s'",
+			owner, cli_instance_label(r->vi),
+			o->instance ? " --instance " : "",
+			o->instance ? o->instance : "");
 		goto out;
 	}
 	if (ret) {
@@ -483,8 +493,7 @@ static int record_setup(struct recorder *r)
 	 */
 	if (o->buffer_kb || r->settings.unexpanded) {
 		ret = vtrace_settings_set_buffer_kb(
-			&r->settings,
-			o->buffer_kb ?: r->settings.buffer_kb[0]);
+			&r->settings, o->buffer_kb ?: r->settings.buffer_kb[0]);
 		if (ret) {
 			settings_error("buffer_size_kb", ret);
 			goto out;
@@ -494,8 +503,9 @@ static int record_setup(struct recorder *r)
 		ret = vtrace_settings_set_clock(&r->settings, o->clock);
 		if (ret) {
 			if (ret == -EINVAL)
-				vtrace_err("unknown clock '%s' (see trace_clock)",
-					   o->clock);
+				vtrace_err(
+					"unknown clock '%s' (see trace_clock)",
+					o->clock);
 			else
 				settings_error("trace_clock", ret);
 			goto out;
@@ -521,8 +531,8 @@ static int record_setup(struct recorder *r)
 	wopts.page_size = 0;
 	for (int cpu = 0; cpu < r->nr_cpus && !wopts.page_size; cpu++)
 		if (r->readers[cpu])
-			wopts.page_size = vtrace_ring_reader_subbuf_size(
-				r->readers[cpu]);
+			wopts.page_size =
+				vtrace_ring_reader_subbuf_size(r->readers[cpu]);
 	wopts.events = r->formats;
 	ret = vt_tracedat_create(&r->td, o->output, &wopts);
 	if (ret) {
@@ -540,9 +550,10 @@ static int record_setup(struct recorder *r)
 		goto out;
 	}
 	if (o->verbose) {
-		vtrace_warn("reader: %s on %d CPUs, woken at buffer_percent %d; %zu events; output %s",
-			    reader_path_name(r), r->nr_cpus,
-			    RECORD_BUFFER_PERCENT, r->nr_changes, o->output);
+		vtrace_warn(
+			"reader: %s on %d CPUs, woken at buffer_percent %d; %zu events; output %s",
+			reader_path_name(r), r->nr_cpus, RECORD_BUFFER_PERCENT,
+			r->nr_changes, o->output);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
 	ret = vtrace_settings_set_tracing_on(&r->settings, 1);
@@ -561,8 +572,7 @@ static int write_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
 }
 
 /* After a write failure: empty the buffer, count what it held as lost. */
-static int discard_subbuf(void *ctx, int cpu, const void *subbuf,
-			  size_t size)
+static int discard_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
 {
 	return 0;
 }
@@ -576,8 +586,8 @@ static void note_write_error(struct recorder *r, int err)
 	r->write_err = err;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++)
 		if (r->readers[cpu])
-			r->written[cpu] = *vtrace_ring_reader_stats(
-				r->readers[cpu]);
+			r->written[cpu] =
+				*vtrace_ring_reader_stats(r->readers[cpu]);
 	vtrace_err("writing %s: %s; recording stops, what was captured is kept",
 		   r->opts->output, vt_tracedat_strerror(r->td));
 }
@@ -597,7 +607,7 @@ static int consume_all(struct recorder *r, bool drain)
 		if (ret == -ENOSPC || ret == -EIO || ret == -EFBIG ||
 		    ret == -EDQUOT) {
 			note_write_error(r, ret);
-			cpu--;	/* this CPU again, discarding */
+			cpu--; /* this CPU again, discarding */
 			continue;
 		}
 		if (ret) {
@@ -794,7 +804,7 @@ static void cpu_summary(const struct recorder *r, int cpu,
 	 */
 	by_buffer = vtrace_ring_counters_lost(&r->end[cpu]);
 	s->lost = by_buffer > all->missed_events ? by_buffer :
-						    all->missed_events;
+						   all->missed_events;
 	s->lost += all->events - st->events;
 }
 
@@ -828,8 +838,9 @@ static void print_summary(const struct recorder *r)
 			cpu, s.events, s.lost, s.bytes);
 	}
 	if (lost)
-		vtrace_warn("LOST %llu EVENTS: the ring buffer overflowed before it was read; record fewer events or use a larger -b",
-			    lost);
+		vtrace_warn(
+			"LOST %llu EVENTS: the ring buffer overflowed before it was read; record fewer events or use a larger -b",
+			lost);
 	if (left)
 		vtrace_warn("%llu events were left in the ring buffer", left);
 

@@ -116,8 +116,9 @@ int cmd_stop(int argc, char **argv)
 	}
 	while (!finished(instance, pid)) {
 		if (waited_ms >= timeout_s * 1000) {
-			vtrace_err("vtrace record (pid %d) is still finishing after %ld s",
-				   pid, timeout_s);
+			vtrace_err(
+				"vtrace record (pid %d) is still finishing after %ld s",
+				pid, timeout_s);
 			return VTRACE_EXIT_FAIL;
 		}
 		nanosleep(&tick, NULL);

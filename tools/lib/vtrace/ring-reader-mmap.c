@@ -65,10 +65,10 @@ struct mmap_state {
 	size_t meta_len;
 	const char *data;
 	size_t data_len;
-	uint32_t id;		/* the reader sub-buffer last seen */
-	uint32_t read;		/* reader.read last seen */
-	bool handed_out;	/* sub-buffer @id was given to the callback */
-	void *copy;		/* sub-buffer @id as last seen, if not handed out */
+	uint32_t id; /* the reader sub-buffer last seen */
+	uint32_t read; /* reader.read last seen */
+	bool handed_out; /* sub-buffer @id was given to the callback */
+	void *copy; /* sub-buffer @id as last seen, if not handed out */
 	bool copied;
 };
 
@@ -77,6 +77,7 @@ static int mmap_open(struct vtrace_ring_reader *reader)
 	size_t page = sysconf(_SC_PAGESIZE);
 	struct mmap_state *st;
 	void *map;
+	int err;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -123,14 +124,11 @@ static int mmap_open(struct vtrace_ring_reader *reader)
 	return 0;
 
 unsupported:
-	{
-		int err = errno;
-
-		free(st);
-		if (err == ENODEV || err == EINVAL || err == ENOTTY)
-			return -EOPNOTSUPP;
-		return -err;
-	}
+	err = errno;
+	free(st);
+	if (err == ENODEV || err == EINVAL || err == ENOTTY)
+		return -EOPNOTSUPP;
+	return -err;
 }
 
 static void mmap_close(struct vtrace_ring_reader *reader)
@@ -207,7 +205,7 @@ static int mmap_consume(struct vtrace_ring_reader *reader, bool drain,
 			st->id = id;
 			st->handed_out = false;
 		} else if (read == st->read) {
-			return 0;	/* nothing new */
+			return 0; /* nothing new */
 		}
 		st->read = read;
 	}

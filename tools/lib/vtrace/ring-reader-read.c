@@ -50,8 +50,7 @@ static void read_close(struct vtrace_ring_reader *reader)
 }
 
 static int read_consume(struct vtrace_ring_reader *reader, bool drain,
-			unsigned int max, vtrace_ring_subbuf_fn fn,
-			void *ctx)
+			unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
 {
 	struct read_state *st = reader->priv;
 	unsigned long long start = reader->stats.subbufs;

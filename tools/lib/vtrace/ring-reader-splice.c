@@ -62,8 +62,7 @@ static int read_result(int ret)
 }
 
 static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
-			  unsigned int max, vtrace_ring_subbuf_fn fn,
-			  void *ctx)
+			  unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
 {
 	struct splice_state *st = reader->priv;
 	unsigned long long start = reader->stats.subbufs;
