@@ -16,6 +16,7 @@
 # mount namespace that hides the function-tracer files this host refuses
 # (see shared NOTES.md).
 set -euo pipefail
+trap 'echo "record-bench: line $LINENO: exit status $?" >&2' ERR
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vtrace=${VTRACE_BIN:-$top/tools/vtrace/vtrace}
@@ -165,7 +166,9 @@ sleep 1
 calls=$(storm)
 echo 0 > "$idir/tracing_on"
 sleep 1
-pkill -TERM -f "^cat $idir/per_cpu/"
+# (They may have ended already: a drained trace_pipe_raw with tracing off
+# reads as end of file.)
+pkill -TERM -f "^cat $idir/per_cpu/" || true
 wait $wrapper || true
 recorded=$(stat_sum "read events")
 lost=$(( $(stat_sum overrun) + $(stat_sum "dropped events") ))
