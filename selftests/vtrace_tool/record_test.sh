@@ -130,12 +130,14 @@ expected() {
 	fi
 }
 
-# wait_recording GROUP:EVENT: until the recording has begun. vtrace record
-# turns tracing off, enables its events, starts its readers and only then
-# turns tracing on (markers written before that are refused with EBADF).
+# wait_recording PID GROUP:EVENT: until the recording PID has begun, or
+# fails if it ended first. vtrace record turns tracing off, enables its
+# events, starts its readers and only then turns tracing on (markers
+# written before that are refused with EBADF).
 wait_recording() {
-	until grep -qx "$1" "$idir/set_event" &&
+	until grep -qx "$2" "$idir/set_event" &&
 	      [ "$(cat "$idir/tracing_on")" = 1 ]; do
+		kill -0 "$1" 2> /dev/null || return
 		sleep 0.05
 	done
 }
@@ -174,7 +176,7 @@ for path in mmap splice read; do
 		--reader $path -b 2048 -o "$work/m.dat" --json \
 		> "$work/json" 2> "$work/err" &
 	pid=$!
-	wait_recording sched:sched_process_exec
+	expect wait_recording $pid sched:sched_process_exec
 	# One write(2), so one marker event, per echo.
 	seq 1 $markers | while read -r i; do
 		echo "vtrace-marker-$i"
@@ -262,7 +264,7 @@ mount -t tmpfs -o size=$((meta + 1048576)) vtrace_small "$work/small"
 "$VTRACE" record --instance "$inst" -e sched/sched_switch -b 1024 -t 10s \
 	-o "$work/small/full.dat" --json > "$work/json" 2> "$work/err" &
 pid=$!
-wait_recording sched:sched_switch
+expect wait_recording $pid sched:sched_switch
 # The load ends within a second of the recording.
 while kill -0 $pid 2> /dev/null; do
 	timeout 1 yes vtrace-fill > "$idir/trace_marker" 2> /dev/null
@@ -289,7 +291,7 @@ umount "$work/small"
 "$VTRACE" record --instance "$inst" -e sched/sched_switch \
 	-o "$work/k.dat" 2> /dev/null &
 pid=$!
-wait_recording sched:sched_switch
+expect wait_recording $pid sched:sched_switch
 sleep 0.3
 kill -KILL $pid
 wait $pid 2> /dev/null
