@@ -99,9 +99,11 @@ left_in() {
 	cat "$1"/per_cpu/cpu*/stats | awk '/^entries:/ { s += $2 } END { print s + 0 }'
 }
 
+# (buffer_subbuf_size_kb: 6.8 and later.)
 settings_of() {
 	cat "$1/buffer_size_kb" "$1/trace_clock" "$1/tracing_on" \
 		"$1/buffer_percent" "$1/set_event"
+	[ ! -e "$1/buffer_subbuf_size_kb" ] || cat "$1/buffer_subbuf_size_kb"
 }
 
 # markers_in FILE: how many "vtrace-marker-N" lines trace-cmd reads back.

@@ -101,6 +101,10 @@ int vtrace_settings_save(struct tracefs_instance *instance, int nr_cpus,
 	if (!tracefs_instance_file_read_number(instance, "buffer_percent",
 					       &value))
 		s->buffer_percent = value;
+	s->subbuf_kb = -1;
+	if (!tracefs_instance_file_read_number(instance,
+					       "buffer_subbuf_size_kb", &value))
+		s->subbuf_kb = value;
 	return 0;
 }
 
@@ -152,6 +156,24 @@ int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent)
 }
 
 /**
+ * vtrace_settings_set_subbuf_kb - set buffer_subbuf_size_kb
+ * @s: saved settings of the instance
+ * @kb: sub-buffer size, rounded up by the kernel to a power of two pages
+ *
+ * This reallocates the ring buffer, emptying it: only while no reader has
+ * it mapped. Returns 0, -EOPNOTSUPP when the kernel has no
+ * buffer_subbuf_size_kb (before 6.8), or a negative errno.
+ */
+int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
+				  long long kb)
+{
+	if (s->subbuf_kb < 0)
+		return -EOPNOTSUPP;
+	s->subbuf_changed = true;
+	return write_number(s->instance, "buffer_subbuf_size_kb", kb);
+}
+
+/**
  * vtrace_settings_set_tracing_on - switch writing to the buffer
  * @s: saved settings of the instance
  * @on: 1 or 0
@@ -177,6 +199,13 @@ int vtrace_settings_restore(struct vtrace_record_settings *s)
 	int ret = 0, err, cpu;
 	char file[64];
 
+	if (s->subbuf_changed) {
+		err = write_number(s->instance, "buffer_subbuf_size_kb",
+				   s->subbuf_kb);
+		if (err && !ret)
+			ret = err;
+		s->subbuf_changed = false;
+	}
 	if (s->buffer_changed) {
 		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 			if (s->buffer_kb[cpu] < 0)

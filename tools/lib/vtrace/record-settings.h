@@ -30,9 +30,11 @@ struct vtrace_record_settings {
 	long long *buffer_kb;
 	char *clock;
 	int buffer_percent;
+	long long subbuf_kb;
 	int tracing_on;
 	bool unexpanded;
 	bool buffer_changed;
+	bool subbuf_changed;
 	bool clock_changed;
 	bool percent_changed;
 	bool tracing_on_changed;
@@ -45,6 +47,8 @@ int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
 int vtrace_settings_set_clock(struct vtrace_record_settings *s,
 			      const char *clock);
 int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent);
+int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
+				  long long kb);
 int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on);
 int vtrace_settings_restore(struct vtrace_record_settings *s);
 void vtrace_settings_free(struct vtrace_record_settings *s);
