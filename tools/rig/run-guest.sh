@@ -154,8 +154,9 @@ for check in "$top"/selftests/*/check_guest_artifacts.sh; do
 	name="$(basename "$(dirname "$check")"):$(basename "$check")"
 	{
 		echo "### vtrace-test BEGIN $name"
-		"$check" "$artifacts" "$target" 2>&1
-		echo "### vtrace-test END $name rc=$?"
+		rc=0
+		"$check" "$artifacts" "$target" 2>&1 || rc=$?
+		echo "### vtrace-test END $name rc=$rc"
 	} >>"$console"
 done
 
