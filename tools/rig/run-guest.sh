@@ -149,6 +149,8 @@ awk -v dir="$artifacts" '
 /^### vtrace-artifact END/ { close(cmd); cmd = ""; next }
 cmd != "" { print | cmd }
 ' "$console"
+make -s -C "$top/tools/vtrace" >>"$work/build.log" 2>&1 ||
+	echo "### vtrace-error building the host's tools/vtrace failed" >>"$console"
 for check in "$top"/selftests/*/check_guest_artifacts.sh; do
 	[ -x "$check" ] || continue
 	name="$(basename "$(dirname "$check")"):$(basename "$check")"
