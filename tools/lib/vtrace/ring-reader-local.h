@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * What the ring-reader paths (ring-reader-{mmap,splice,read}.c) share with
- * ring-reader.c, which picks a path and accounts what each hands out.
+ * What the reader paths (ring-reader-mmap.c, ring-reader-tracefs.c) share
+ * with ring-reader.c, which picks a path and accounts what each hands out.
  */
 #ifndef _VTRACE_RING_READER_LOCAL_H
 #define _VTRACE_RING_READER_LOCAL_H

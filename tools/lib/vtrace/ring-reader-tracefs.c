@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The splice reader path, for kernels that cannot map the ring buffer
- * (before 6.10): libtracefs moves whole sub-buffers from trace_pipe_raw
- * into a pipe with splice(), which takes them out of the ring buffer
- * without copying, and reads them back from the pipe one at a time.
+ * The two reader paths that go through libtracefs's struct tracefs_cpu:
  *
- * splice() moves only full sub-buffers; the partly filled one the writer
- * is on is read() by tracefs_cpu_flush() at the drain.
+ * splice, for kernels that cannot map the ring buffer (before 6.10):
+ * libtracefs moves whole sub-buffers from trace_pipe_raw into a pipe with
+ * splice(), which takes them out of the ring buffer without copying, and
+ * reads them back from the pipe one at a time.  splice() moves only full
+ * sub-buffers; the partly filled one the writer is on is read() by
+ * tracefs_cpu_flush() at the drain.
+ *
+ * read, the last resort: libtracefs reads one sub-buffer at a time from
+ * trace_pipe_raw, the kernel copying it out.  Unlike splice() it also
+ * returns the partly filled sub-buffer the writer is on, so it needs
+ * nothing extra to drain.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,14 +22,14 @@
 
 #include "ring-reader-local.h"
 
-struct splice_state {
+struct tcpu_state {
 	struct tracefs_cpu *tcpu;
 	void *buf;
 };
 
-static int splice_open(struct vtrace_ring_reader *reader)
+static int tcpu_open(struct vtrace_ring_reader *reader)
 {
-	struct splice_state *st;
+	struct tcpu_state *st;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -43,9 +49,9 @@ static int splice_open(struct vtrace_ring_reader *reader)
 	return 0;
 }
 
-static void splice_close(struct vtrace_ring_reader *reader)
+static void tcpu_close(struct vtrace_ring_reader *reader)
 {
-	struct splice_state *st = reader->priv;
+	struct tcpu_state *st = reader->priv;
 
 	/* Frees the pipe; the trace_pipe_raw descriptor is the caller's. */
 	tracefs_cpu_free_fd(st->tcpu);
@@ -64,7 +70,7 @@ static int read_result(int ret)
 static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
 			  unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
 {
-	struct splice_state *st = reader->priv;
+	struct tcpu_state *st = reader->priv;
 	unsigned long long start = reader->stats.subbufs;
 	int ret;
 
@@ -94,7 +100,33 @@ static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
 
 const struct vtrace_ring_reader_ops vtrace_ring_splice_ops = {
 	.path = VTRACE_READER_SPLICE,
-	.open = splice_open,
+	.open = tcpu_open,
 	.consume = splice_consume,
-	.close = splice_close,
+	.close = tcpu_close,
+};
+
+static int read_consume(struct vtrace_ring_reader *reader, bool drain,
+			unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
+{
+	struct tcpu_state *st = reader->priv;
+	unsigned long long start = reader->stats.subbufs;
+	int ret;
+
+	for (;;) {
+		if (max && reader->stats.subbufs - start >= max)
+			return 0;
+		ret = read_result(tracefs_cpu_read(st->tcpu, st->buf, true));
+		if (ret <= 0)
+			return ret;
+		ret = vtrace_ring_reader_emit(reader, st->buf, fn, ctx);
+		if (ret)
+			return ret;
+	}
+}
+
+const struct vtrace_ring_reader_ops vtrace_ring_read_ops = {
+	.path = VTRACE_READER_READ,
+	.open = tcpu_open,
+	.consume = read_consume,
+	.close = tcpu_close,
 };
