@@ -68,7 +68,7 @@ command -v trace-cmd > /dev/null && have_trace_cmd=1
 have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 
-ktap_set_plan 15
+ktap_set_plan 16
 
 # One result from the checks made since the last one: expect CMD... runs a
 # check and remembers a failure together with the command.
@@ -198,6 +198,29 @@ for path in mmap splice read; do
 	result "$name"
 done
 echo "markers: $markers" | expected markers
+
+# A buffer reset (writing the trace file; the tracing core does the same
+# when a module whose events were used is unloaded) while the mmap reader
+# holds read events of a sub-buffer not yet full: they are still written.
+name=record_mmap_keeps_read_events_across_a_buffer_reset
+if [ "$have_mmap" = 0 ]; then
+	ktap_test_skip "$name (no ring-buffer mmap before 6.10)"
+else
+	start_background -e sched/sched_process_exec --json -o "$work/r.dat"
+	expect [ $rc = 0 ]
+	seq 1 300 | while read -r i; do
+		echo "vtrace-marker-$i"
+	done > "$idir/trace_marker"
+	sleep 2.5 # two of the recorder's ticks: the markers are read
+	: > "$idir/trace"
+	sleep 1.5
+	"$VTRACE" stop --instance "$inst" > "$work/stop"
+	grep '^{' "$work/stop" > "$work/json"
+	expect [ "$(json_num events "$work/json")" = 300 ]
+	[ $have_trace_cmd = 1 ] &&
+		expect [ "$(markers_in "$work/r.dat")" = 300 ]
+	result "$name"
+fi
 echo 0 > "$idir/events/sched/sched_process_exec/filter"
 
 # -v names the path taken; auto takes mmap where the kernel has it.

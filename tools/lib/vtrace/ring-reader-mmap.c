@@ -180,6 +180,24 @@ static int mmap_consume(struct vtrace_ring_reader *reader, bool drain,
 	uint32_t id, read;
 	int ret;
 
+	/*
+	 * The buffer was reset under us (the tracing core does so when a
+	 * module whose events were used is unloaded): the reader sub-buffer
+	 * went back without an ioctl of ours. Events the last ioctl marked
+	 * read but not handed out survive only in the copy made before it.
+	 */
+	if (st->meta->reader.id != st->id || st->meta->reader.read < st->read) {
+		if (st->copied) {
+			ret = vtrace_ring_reader_emit(reader, st->copy, fn,
+						      ctx);
+			if (ret)
+				return ret;
+			st->copied = false;
+		}
+		st->id = st->meta->reader.id;
+		st->read = st->meta->reader.read;
+		st->handed_out = st->read != 0;
+	}
 	for (;;) {
 		if (max && reader->stats.subbufs - start >= max)
 			return 0;
@@ -201,6 +219,7 @@ static int mmap_consume(struct vtrace_ring_reader *reader, bool drain,
 							      fn, ctx);
 				if (ret)
 					return ret;
+				st->copied = false;
 			}
 			st->id = id;
 			st->handed_out = false;
