@@ -149,8 +149,14 @@ awk -v dir="$artifacts" '
 /^### vtrace-artifact END/ { close(cmd); cmd = ""; next }
 cmd != "" { print | cmd }
 ' "$console"
-make -s -C "$top/tools/vtrace" >>"$work/build.log" 2>&1 ||
+# The host's own helper (with report), in a folder of its own and without
+# the guest build's static, cross and pkg-config settings exported above.
+mkdir -p "$work/host-tools"
+env -u LDFLAGS -u ARCH -u CROSS_COMPILE -u PKG_CONFIG_LIBDIR \
+	make -s -C "$top/tools/vtrace" OUTPUT="$work/host-tools/" \
+	>>"$work/build.log" 2>&1 ||
 	echo "### vtrace-error building the host's tools/vtrace failed" >>"$console"
+export VTRACE="$work/host-tools/vtrace"
 for check in "$top"/selftests/*/check_guest_artifacts.sh; do
 	[ -x "$check" ] || continue
 	name="$(basename "$(dirname "$check")"):$(basename "$check")"
