@@ -8,6 +8,10 @@
 
 set -uo pipefail
 
+# Called from "make check", the makes below would see MAKELEVEL > 0, and
+# kselftest's lib.mk then leaves OUTPUT empty and builds the tests into /.
+unset MAKELEVEL MAKEFLAGS MFLAGS
+
 rig=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$rig/../.." && pwd)
 read -r -a targets <<<"${*:-${VTRACE_TARGETS:-6.12-amd64 6.12-arm64 6.1-amd64}}"

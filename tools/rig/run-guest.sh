@@ -12,6 +12,10 @@
 
 set -euo pipefail
 
+# Called from "make check", the makes below would see MAKELEVEL > 0, and
+# kselftest's lib.mk then leaves OUTPUT empty and builds the tests into /.
+unset MAKELEVEL MAKEFLAGS MFLAGS
+
 mode=tests
 if [ "${1:-}" = --demo ]; then
 	mode=demo

@@ -9,6 +9,10 @@
 
 set -uo pipefail
 
+# Called from "make check", the makes below would see MAKELEVEL > 0, and
+# kselftest's lib.mk then leaves OUTPUT empty and builds the tests into /.
+unset MAKELEVEL MAKEFLAGS MFLAGS
+
 rig=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$rig/../.." && pwd)
 work="$top/.cache/rig/host"
