@@ -54,7 +54,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 14
+ktap_set_plan 16
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -204,6 +204,30 @@ result "truncated_file_is_an_error" test "$ok" = 1
 cp "$dat" "$work/bad.dat"
 printf 'X' | dd of="$work/bad.dat" conv=notrunc bs=1 seek=1 status=none
 expect_error "bad_magic_is_an_error" "not a trace.dat" \
+	"$VTRACE" report "$work/bad.dat"
+
+# A record whose ring-buffer header claims fewer bytes than its event's
+# fields: marker 1's print record cut to its 8 bytes of common fields
+# (libtraceevent would copy its buf from size - offset, -8, bytes).
+cp "$dat" "$work/bad.dat"
+python3 - "$work/bad.dat" <<'EOF'
+import struct, sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+# Before the text: 4 bytes of event header, 8 of common fields, 8 of ip.
+head = data.index(b"vtrace-tdat 1\n") - 20
+word = struct.unpack_from("<I", data, head)[0]
+assert 5 <= word & 0x1f <= 28, "no data record header before marker 1"
+struct.pack_into("<I", data, head, word & ~0x1f | 2)
+open(path, "wb").write(data)
+EOF
+expect_error "record_shorter_than_its_fields_is_an_error" \
+	"corrupt CPU [0-9]* data: the [a-z_]* record at offset [0-9]* has 8 bytes, its field ip needs 16" \
+	"$VTRACE" report "$work/bad.dat"
+
+# A latency file (tracer text where the CPU data would be).
+sed 's/flyrecord\x00/latency  \x00/' "$dat" > "$work/bad.dat"
+expect_error "latency_file_is_an_error" "latency tracer's text file" \
 	"$VTRACE" report "$work/bad.dat"
 
 # Garbage over the CPU data: exit 0 or 1, no crash, no memory error. (A

@@ -216,6 +216,69 @@ static void print_json(struct report *r, struct tep_event *event,
 	vtrace_json_object_end(&r->j);
 }
 
+/*
+ * The bytes @field takes in @record: its own, and for a __data_loc or
+ * __rel_loc field the data its location word points at.
+ */
+static unsigned long long field_end(struct tep_format_field *field,
+				    struct tep_record *record)
+{
+	unsigned long long loc, start;
+
+	if (!(field->flags & TEP_FIELD_IS_DYNAMIC))
+		return field->offset + field->size;
+	if (tep_read_number_field(field, record->data, &loc))
+		return ULLONG_MAX;
+	/* Location word: data offset in the low 16 bits, length above. */
+	start = loc & 0xffff;
+	if (field->flags & TEP_FIELD_IS_RELATIVE)
+		start += field->offset + field->size;
+	return start + (loc >> 16 & 0xffff);
+}
+
+/* The first field of @fields not inside @record, with its *end. */
+static struct tep_format_field *
+field_past_record(struct tep_format_field *fields, struct tep_record *record,
+		  unsigned long long *end)
+{
+	struct tep_format_field *field;
+
+	for (field = fields; field; field = field->next) {
+		/* The location word itself must be in the record first. */
+		*end = field->offset + field->size;
+		if (*end <= (unsigned int)record->size)
+			*end = field_end(field, record);
+		if (*end > (unsigned int)record->size)
+			return field;
+	}
+	return NULL;
+}
+
+/*
+ * Whether every field of @event lies inside @record. libtraceevent 1.7
+ * reads fields where the format puts them, unbounded: a record made
+ * shorter than its event by a corrupt length in its ring-buffer header
+ * would be read past its end (a trailing char buf[] as a copy of
+ * size - offset bytes, i.e. gigabytes).
+ */
+static bool record_fits_event(struct report *r, struct tep_event *event,
+			      struct tep_record *record)
+{
+	struct tep_format_field *field;
+	unsigned long long end;
+
+	field = field_past_record(event->format.common_fields, record, &end);
+	if (!field)
+		field = field_past_record(event->format.fields, record, &end);
+	if (!field)
+		return true;
+	vtrace_err(
+		"report: %s: corrupt CPU %d data: the %s record at offset %llu has %d bytes, its field %s needs %llu",
+		r->file, record->cpu, event->name, record->offset, record->size,
+		field->name, end);
+	return false;
+}
+
 static int show_record(struct tracecmd_input *handle, struct tep_record *record,
 		       int cpu, void *data)
 {
@@ -225,6 +288,9 @@ static int show_record(struct tracecmd_input *handle, struct tep_record *record,
 	event = tep_find_event_by_record(r->tep, record);
 	if (!event_selected(r, event))
 		return 0;
+	/* Non-zero ends tracecmd_iterate_events(), which returns it. */
+	if (event && !record_fits_event(r, event, record))
+		return -EINVAL;
 	r->count++;
 	trace_seq_reset(&r->s);
 	if (r->json)

@@ -352,8 +352,13 @@ static int walk_v6(struct walk *w)
 		if (!ret)
 			ret = read_bytes(w, type, sizeof(type), "flyrecord");
 	}
-	if (ret || !memcmp(type, "latency  ", 10))
+	if (ret)
 		return ret;
+	/* libtracecmd 1.3 iterates the CPU data it never set up: NULL. */
+	if (!memcmp(type, "latency  ", 10))
+		return fail(
+			w,
+			"a latency tracer's text file: it has no per-CPU event data to report");
 	if (memcmp(type, "flyrecord", 10))
 		return fail(w, "corrupt file: no flyrecord section");
 	return walk_flyrecord(w, cpus, clock);

@@ -5,9 +5,11 @@
  * Why this exists: libtracecmd 1.3 dereferences NULL while cleaning up
  * after a version 6 file whose CPU data runs past the end of the file
  * (any truncated recording), so vtrace report would crash where it must
- * say "truncated". This walks the section sizes of trace-cmd.dat.v6(5)
- * (it decodes nothing) and names the first section that does not fit.
- * Files of other versions are left to libtracecmd.
+ * say "truncated", and its event iterator dereferences NULL on a latency
+ * file (tracer text instead of CPU data). This walks the section sizes
+ * of trace-cmd.dat.v6(5) (it decodes nothing), names the first section
+ * that does not fit and refuses latency files. Files of other versions
+ * are left to libtracecmd.
  */
 #ifndef VTRACE_TRACEDAT_CHECK_H
 #define VTRACE_TRACEDAT_CHECK_H
@@ -22,8 +24,8 @@
  *
  * Returns 0 when the layout is sound (or not version 6), -ENODATA when
  * the file is an unfinished vtrace recording (see tracedat-writer.h),
- * -EINVAL when it is truncated or corrupt, or another negative errno
- * when it cannot be read.
+ * -EINVAL when it is truncated, corrupt or a latency file, or another
+ * negative errno when it cannot be read.
  */
 int vt_tracedat_check(const char *path, char *msg, size_t msg_size);
 
