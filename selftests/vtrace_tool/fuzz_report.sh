@@ -9,10 +9,12 @@
 #   fuzz_report.sh [SECONDS]   (default 60; needs root and tracefs for the
 #                               seed, which is kept in $FUZZ_DIR/corpus)
 #
-# Prints KTAP; exits 0 when the fuzzer found nothing in the time given,
-# with libFuzzer's log as KTAP comments otherwise. A failed huge
-# malloc is not a finding: libtracecmd then fails cleanly, so the
-# allocator returns NULL instead of aborting.
+# Prints KTAP: first the replay of the committed inputs that once
+# crashed it (fuzz-report-corpus/, also mutated from), then the bounded
+# run. On a failure the sanitizer's report is shown from its ERROR line
+# and first frames, which name the crashing function, then the log's
+# tail. A failed huge malloc is not a finding: libtracecmd then fails
+# cleanly, so the allocator returns NULL instead of aborting.
 
 set -eu
 
@@ -83,19 +85,36 @@ open(sys.argv[2], "wb").write(out)
 EOF
 fi
 
+# The top of a sanitizer or libFuzzer report in libFuzzer's log $1 (the
+# ERROR line and the frames under it), then the log's tail, as comments.
+show_failure() {
+	grep -m1 -A16 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' "$1" |
+		sed 's/^/# /'
+	ktap_print_msg "the log's end:"
+	tail -20 "$1" | sed 's/^/# /'
+}
+
 cd "$out"
 . "$here/../kselftest/ktap_helpers.sh"
+export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
+regressions=$here/fuzz-report-corpus
 ktap_print_header
-ktap_set_plan 1
-if ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 ./fuzz_report \
-	-max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
+ktap_set_plan 2
+if ./fuzz_report -timeout=20 -rss_limit_mb=4096 -close_fd_mask=3 \
+	"$regressions"/* > replay.log 2>&1; then
+	ktap_test_pass "fuzz_report_regressions ($(ls "$regressions" | wc -l) inputs)"
+else
+	show_failure replay.log
+	ktap_test_fail "fuzz_report_regressions"
+fi
+if ./fuzz_report -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
 	-max_len=262144 -close_fd_mask=3 -print_final_stats=1 \
-	-artifact_prefix="$out/" corpus > fuzz.log 2>&1; then
+	-artifact_prefix="$out/" corpus "$regressions" > fuzz.log 2>&1; then
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log)
 	ktap_print_msg "$runs inputs in ${seconds}s, corpus $(ls corpus | wc -l) files"
 	ktap_test_pass "fuzz_report_${seconds}s"
 else
-	sed 's/^/# /' fuzz.log | tail -60
+	show_failure fuzz.log
 	ktap_test_fail "fuzz_report_${seconds}s"
 fi
 ktap_finished
