@@ -66,9 +66,14 @@ fill_instance() {
 	echo 1 > "$inst/events/sched/sched_switch/enable"
 	echo 1 > "$inst/events/sched/sched_wakeup/enable"
 	echo 1 > "$inst/tracing_on"
-	for ((i = 1; i <= $1; i++)); do
-		echo "vtrace-tdat $i" > "$inst/trace_marker"
-	done
+	# From one CPU: a file cut short by a full disk keeps a prefix of each
+	# CPU's data, so only markers of one CPU make a prefix of all markers.
+	(
+		taskset -pc 0 "$BASHPID" > /dev/null
+		for ((i = 1; i <= $1; i++)); do
+			echo "vtrace-tdat $i" > "$inst/trace_marker"
+		done
+	)
 	sleep 0.1
 	echo 0 > "$inst/tracing_on"
 }
