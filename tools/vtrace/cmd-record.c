@@ -13,11 +13,15 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -68,6 +72,24 @@ struct record_opts {
 	bool json;
 };
 
+struct recorder;
+
+/*
+ * One reader thread per CPU, each polling its own CPU's buffer: under a
+ * load that keeps every CPU busy, a single thread reading all buffers
+ * gets a share of one CPU's time and loses events; one per CPU gets a
+ * share of each (record-bench.sh, unbounded storm).
+ */
+struct cpu_thread {
+	struct recorder *r;
+	int cpu;
+	pthread_t id;
+	bool running;
+	/* After a write failure: sub-buffers are drained, not written. */
+	bool discarding;
+	int err;
+};
+
 struct recorder {
 	const struct record_opts *opts;
 	struct vtrace_instance *vi;
@@ -81,9 +103,20 @@ struct recorder {
 	struct vt_tracedat *td;
 	int nr_cpus;
 	struct vtrace_ring_reader **readers;
-	/* Sub-buffers after a write failure are drained but not written. */
+	struct cpu_thread *threads;
+	/* Readable once the threads are to stop; then they drain if @drain. */
+	int stop_fd;
+	atomic_bool drain;
+	/* Readable once a thread has failed: the recording stops. */
+	int failed_fd;
+	/* Guards @write_err and @shown while the threads run. */
+	pthread_mutex_t lock;
+	/* The first write failure; every CPU then stops writing. */
 	int write_err;
+	/* What each CPU had written when it stopped writing. */
 	struct vtrace_ring_stats *written;
+	/* What each CPU has written so far, for progress(). */
+	struct vtrace_ring_stats *shown;
 	struct vtrace_ring_counters *end;
 	struct timespec start;
 	double elapsed;
@@ -503,10 +536,21 @@ static int record_setup(struct recorder *r)
 
 	r->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	r->readers = calloc(r->nr_cpus, sizeof(*r->readers));
+	r->threads = calloc(r->nr_cpus, sizeof(*r->threads));
 	r->written = calloc(r->nr_cpus, sizeof(*r->written));
+	r->shown = calloc(r->nr_cpus, sizeof(*r->shown));
 	r->end = calloc(r->nr_cpus, sizeof(*r->end));
-	if (!r->readers || !r->written || !r->end) {
+	if (!r->readers || !r->threads || !r->written || !r->shown || !r->end) {
 		ret = -ENOMEM;
+		goto out;
+	}
+	for (int cpu = 0; cpu < r->nr_cpus; cpu++)
+		r->threads[cpu] = (struct cpu_thread){ .r = r, .cpu = cpu };
+	r->stop_fd = eventfd(0, EFD_CLOEXEC);
+	r->failed_fd = eventfd(0, EFD_CLOEXEC);
+	if (r->stop_fd < 0 || r->failed_fd < 0) {
+		ret = -errno;
+		vtrace_err("eventfd: %s", strerror(errno));
 		goto out;
 	}
 
@@ -617,43 +661,134 @@ static int discard_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
 	return 0;
 }
 
-static void note_write_error(struct recorder *r, int err)
+static bool write_failed(struct recorder *r)
 {
-	int cpu;
+	bool failed;
 
-	if (r->write_err)
-		return;
-	r->write_err = err;
-	for (cpu = 0; cpu < r->nr_cpus; cpu++)
-		if (r->readers[cpu])
-			r->written[cpu] =
-				*vtrace_ring_reader_stats(r->readers[cpu]);
-	vtrace_err("writing %s: %s; recording stops, what was captured is kept",
-		   r->opts->output, vt_tracedat_strerror(r->td));
+	pthread_mutex_lock(&r->lock);
+	failed = r->write_err;
+	pthread_mutex_unlock(&r->lock);
+	return failed;
 }
 
-static int consume_all(struct recorder *r, bool drain)
+/* Keep what this CPU has written; discard the rest from now on. */
+static void stop_writing(struct cpu_thread *t)
 {
+	t->discarding = true;
+	t->r->written[t->cpu] =
+		*vtrace_ring_reader_stats(t->r->readers[t->cpu]);
+}
+
+static void note_write_error(struct recorder *r, int err)
+{
+	bool first;
+
+	pthread_mutex_lock(&r->lock);
+	first = !r->write_err;
+	if (first)
+		r->write_err = err;
+	pthread_mutex_unlock(&r->lock);
+	if (!first)
+		return;
+	vtrace_err("writing %s: %s; recording stops, what was captured is kept",
+		   r->opts->output, vt_tracedat_strerror(r->td));
+	eventfd_write(r->failed_fd, 1);
+}
+
+static int consume_cpu(struct cpu_thread *t, bool drain)
+{
+	struct recorder *r = t->r;
+	struct vtrace_ring_reader *reader = r->readers[t->cpu];
 	vtrace_ring_subbuf_fn fn;
-	int cpu, ret;
+	int ret;
+
+	if (!t->discarding && write_failed(r))
+		stop_writing(t);
+	for (;;) {
+		fn = t->discarding ? discard_subbuf : write_subbuf;
+		ret = drain ? vtrace_ring_reader_drain(reader, fn, r) :
+			      vtrace_ring_reader_consume(reader, fn, r);
+		if (t->discarding || (ret != -ENOSPC && ret != -EIO &&
+				      ret != -EFBIG && ret != -EDQUOT))
+			break;
+		stop_writing(t);
+		note_write_error(r, ret); /* and this CPU again, discarding */
+	}
+	if (ret)
+		vtrace_err("reading cpu%d: %s", t->cpu, strerror(-ret));
+	return ret;
+}
+
+static void publish_stats(struct cpu_thread *t)
+{
+	struct recorder *r = t->r;
+
+	pthread_mutex_lock(&r->lock);
+	r->shown[t->cpu] =
+		t->discarding ? r->written[t->cpu] :
+				*vtrace_ring_reader_stats(r->readers[t->cpu]);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/*
+ * A CPU's reader thread: consumes until record_stop() makes stop_fd
+ * readable, then drains what is left once tracing is off.
+ */
+static void *record_cpu(void *arg)
+{
+	struct cpu_thread *t = arg;
+	struct recorder *r = t->r;
+	struct pollfd pfd[2] = {
+		{ .fd = vtrace_ring_reader_fd(r->readers[t->cpu]),
+		  .events = POLLIN },
+		{ .fd = r->stop_fd, .events = POLLIN },
+	};
+	cpu_set_t on_cpu;
+
+	/*
+	 * Run on the CPU whose buffer this thread reads, so that under a
+	 * load on every CPU each reader competes for its own CPU only,
+	 * never with another reader for the same one. An offline CPU
+	 * refuses the mask; the thread then runs where it is put.
+	 */
+	CPU_ZERO(&on_cpu);
+	CPU_SET(t->cpu, &on_cpu);
+	sched_setaffinity(0, sizeof(on_cpu), &on_cpu);
+
+	while (!(pfd[1].revents & POLLIN)) {
+		if (poll(pfd, 2, RECORD_TICK_MS) < 0) {
+			t->err = -errno;
+			vtrace_err("poll cpu%d: %s", t->cpu, strerror(errno));
+			break;
+		}
+		t->err = consume_cpu(t, false);
+		if (t->err)
+			break;
+		publish_stats(t);
+	}
+	if (t->err)
+		eventfd_write(r->failed_fd, 1);
+	else if (atomic_load(&r->drain))
+		t->err = consume_cpu(t, true);
+	return NULL;
+}
+
+static int start_threads(struct recorder *r)
+{
+	struct cpu_thread *t;
+	int cpu, err;
 
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		if (!r->readers[cpu])
 			continue;
-		fn = r->write_err ? discard_subbuf : write_subbuf;
-		ret = drain ? vtrace_ring_reader_drain(r->readers[cpu], fn, r) :
-			      vtrace_ring_reader_consume(r->readers[cpu], fn,
-							 r);
-		if (ret == -ENOSPC || ret == -EIO || ret == -EFBIG ||
-		    ret == -EDQUOT) {
-			note_write_error(r, ret);
-			cpu--; /* this CPU again, discarding */
-			continue;
+		t = &r->threads[cpu];
+		err = pthread_create(&t->id, NULL, record_cpu, t);
+		if (err) {
+			vtrace_err("cannot start the reader of cpu%d: %s", cpu,
+				   strerror(err));
+			return -err;
 		}
-		if (ret) {
-			vtrace_err("reading cpu%d: %s", cpu, strerror(-ret));
-			return ret;
-		}
+		t->running = true;
 	}
 	return 0;
 }
@@ -666,30 +801,18 @@ static double since(const struct timespec *t0)
 	return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static void totals(const struct recorder *r, unsigned long long *events,
-		   unsigned long long *bytes)
+static void progress(struct recorder *r, double elapsed)
 {
-	const struct vtrace_ring_stats *st;
-	int cpu;
-
-	*events = *bytes = 0;
-	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		if (!r->readers[cpu])
-			continue;
-		st = r->write_err ? &r->written[cpu] :
-				    vtrace_ring_reader_stats(r->readers[cpu]);
-		*events += st->events;
-		*bytes += st->bytes;
-	}
-}
-
-static void progress(const struct recorder *r, double elapsed)
-{
-	unsigned long long events, bytes, lost = 0;
+	unsigned long long events = 0, bytes = 0, lost = 0;
 	struct vtrace_ring_counters c;
 	int cpu;
 
-	totals(r, &events, &bytes);
+	pthread_mutex_lock(&r->lock);
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		events += r->shown[cpu].events;
+		bytes += r->shown[cpu].bytes;
+	}
+	pthread_mutex_unlock(&r->lock);
 	for (cpu = 0; cpu < r->nr_cpus; cpu++)
 		if (r->readers[cpu] &&
 		    !vtrace_ring_counters_read(r->tfs, cpu, &c))
@@ -704,26 +827,18 @@ static int record_loop(struct recorder *r)
 {
 	const struct record_opts *o = r->opts;
 	bool show = !o->background && isatty(STDERR_FILENO);
-	struct pollfd *pfd;
+	struct pollfd failed = { .fd = r->failed_fd, .events = POLLIN };
 	struct timespec ts;
 	sigset_t unblocked;
 	long long left_ms, wait_ms;
-	int n = 0, cpu, ret = 0;
+	int ret;
 
-	pfd = calloc(r->nr_cpus, sizeof(*pfd));
-	if (!pfd)
-		return -ENOMEM;
-	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		if (!r->readers[cpu])
-			continue;
-		pfd[n].fd = vtrace_ring_reader_fd(r->readers[cpu]);
-		pfd[n++].events = POLLIN;
-	}
 	sigprocmask(SIG_BLOCK, NULL, &unblocked);
 	sigdelset(&unblocked, SIGINT);
 	sigdelset(&unblocked, SIGTERM);
 
-	while (!stop_signal && !r->write_err) {
+	ret = start_threads(r);
+	while (!ret && !stop_signal && !(failed.revents & POLLIN)) {
 		wait_ms = RECORD_TICK_MS;
 		if (o->duration_ms) {
 			left_ms = o->duration_ms - since(&r->start) * 1000;
@@ -734,37 +849,44 @@ static int record_loop(struct recorder *r)
 		}
 		ts.tv_sec = wait_ms / 1000;
 		ts.tv_nsec = (wait_ms % 1000) * 1000000;
-		if (ppoll(pfd, n, &ts, &unblocked) < 0 && errno != EINTR) {
+		if (ppoll(&failed, 1, &ts, &unblocked) < 0 && errno != EINTR) {
 			ret = -errno;
 			vtrace_err("poll: %s", strerror(errno));
-			break;
 		}
-		ret = consume_all(r, false);
-		if (ret)
-			break;
 		if (show)
 			progress(r, since(&r->start));
 	}
 	if (show)
 		fputc('\n', stderr);
-	free(pfd);
 	return ret;
 }
 
-/* Stop writing, bring out everything left, read the final counters. */
+/*
+ * Stop writing, let every CPU's thread bring out what is left, read the
+ * final counters. A CPU whose thread did not start is drained from here.
+ */
 static int record_stop(struct recorder *r)
 {
+	struct cpu_thread *t;
 	int cpu, ret;
 
 	r->elapsed = since(&r->start);
 	ret = vtrace_settings_set_tracing_on(&r->settings, 0);
 	if (ret)
 		vtrace_err("cannot stop tracing: %s", strerror(-ret));
-	if (!ret)
-		ret = consume_all(r, true);
-	for (cpu = 0; cpu < r->nr_cpus; cpu++)
-		if (r->readers[cpu])
-			vtrace_ring_counters_read(r->tfs, cpu, &r->end[cpu]);
+	atomic_store(&r->drain, !ret);
+	eventfd_write(r->stop_fd, 1);
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (!r->readers[cpu])
+			continue;
+		t = &r->threads[cpu];
+		if (t->running)
+			pthread_join(t->id, NULL);
+		else if (!ret)
+			t->err = consume_cpu(t, true);
+		ret = ret ?: t->err;
+		vtrace_ring_counters_read(r->tfs, cpu, &r->end[cpu]);
+	}
 	return ret;
 }
 
@@ -815,8 +937,14 @@ static int record_teardown(struct recorder *r, bool finish)
 	if (r->locked)
 		vtrace_record_unlock(instance_name(r));
 	vtrace_instance_close(r->vi);
+	if (r->stop_fd >= 0)
+		close(r->stop_fd);
+	if (r->failed_fd >= 0)
+		close(r->failed_fd);
 	free(r->readers);
+	free(r->threads);
 	free(r->written);
+	free(r->shown);
 	free(r->end);
 	free(r->changes);
 	free(r->formats);
@@ -834,7 +962,7 @@ static void cpu_summary(const struct recorder *r, int cpu,
 	unsigned long long by_buffer;
 
 	all = vtrace_ring_reader_stats(r->readers[cpu]);
-	st = r->write_err ? &r->written[cpu] : all;
+	st = r->threads[cpu].discarding ? &r->written[cpu] : all;
 	s->events = st->events;
 	s->bytes = st->bytes;
 	/*
@@ -987,7 +1115,12 @@ static void background_started(const struct recorder *r, int ready)
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts opts = { .path = VTRACE_READER_AUTO };
-	struct recorder r = { .opts = &opts };
+	struct recorder r = {
+		.opts = &opts,
+		.stop_fd = -1,
+		.failed_fd = -1,
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+	};
 	int ready = -1, ret, status;
 
 	if (parse_args(argc, argv, &opts))
