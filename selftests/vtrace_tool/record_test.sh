@@ -53,10 +53,7 @@ cleanup() {
 trap cleanup EXIT
 
 ktap_print_header
-if [ "$(id -u)" != 0 ]; then
-	ktap_skip_all "needs root"
-	exit "$KSFT_SKIP"
-fi
+vt_require_root
 [ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2> /dev/null
 if [ ! -d $TRACEFS/instances ]; then
 	ktap_skip_all "no tracefs"

@@ -26,10 +26,7 @@ cleanup()
 trap cleanup EXIT
 
 ktap_print_header
-if [ "$(id -u)" != 0 ]; then
-	ktap_skip_all "needs root"
-	exit "$KSFT_SKIP"
-fi
+vt_require_root
 if [ ! -d "$TRACEFS/events/mali" ] || [ ! -d "$TRACEFS/events/thermal_exynos" ]; then
 	ktap_skip_all "no mali/thermal_exynos events (vtrace.ko not loaded)"
 	exit "$KSFT_SKIP"

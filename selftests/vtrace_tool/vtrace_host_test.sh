@@ -27,10 +27,7 @@ cleanup()
 trap cleanup EXIT
 
 ktap_print_header
-if [ "$(id -u)" != 0 ]; then
-	ktap_skip_all "needs root"
-	exit "$KSFT_SKIP"
-fi
+vt_require_root
 if [ ! -d "$TRACEFS/events/sched/sched_switch" ]; then
 	ktap_skip_all "no tracefs with sched events at $TRACEFS"
 	exit "$KSFT_SKIP"

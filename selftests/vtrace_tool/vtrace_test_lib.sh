@@ -6,7 +6,8 @@
 #
 # Provides: $VTRACE (the helper), $TRACEFS, $DATA, vt_run (run the helper,
 # keeping stdout, stderr and the exit status), vt_result (one KTAP result from
-# a condition's status, logging what was seen on failure) and tracefs helpers.
+# a condition's status, logging what was seen on failure), vt_require_root
+# and tracefs helpers.
 
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$here/ktap_helpers.sh" ]; then
@@ -73,4 +74,12 @@ enabled_events()
 vt_cleanup_tmp()
 {
 	rm -rf "$VT_TMP"
+}
+
+# vt_require_root - skip the whole test unless run as root (tracefs writes).
+vt_require_root()
+{
+	[ "$(id -u)" = 0 ] && return
+	ktap_skip_all "needs root"
+	exit "$KSFT_SKIP"
 }
