@@ -53,9 +53,12 @@ frame() {
 		done
 	done
 	# Host-only checks of the helper (targets of selftests/vtrace_tool).
+	# The report fuzzer runs a fixed number of inputs from a fixed seed
+	# here, so that a result is reproducible (see fuzz_report.sh).
 	for check in sanitize fuzz; do
 		if make -s -C "$top/selftests/vtrace_tool" -n "$check" >/dev/null 2>&1; then
-			frame "vtrace_tool:$check" make -s -C "$top/selftests/vtrace_tool" "$check"
+			frame "vtrace_tool:$check" env FUZZ_RUNS=8000 \
+				make -s -C "$top/selftests/vtrace_tool" "$check"
 		fi
 	done
 	echo "### vtrace-done"
