@@ -32,7 +32,7 @@ echo "### vtrace-guest $(uname -r) $(uname -m) cpus=$(nproc) mode=$mode"
 
 run_demo() {
 	cats="-f /vtrace/examples/exynos-mali.txt"
-	insmod "$VTRACE_KO" sim_autostart=1 sim_period_ms=200 || return
+	insmod "$VTRACE_KO" sim_autostart=1 sim_period_ms=50 || return
 	echo "### vtrace-demo: vtrace enable gfx thermal_tj"
 	$VTRACE_BIN enable $cats gfx thermal_tj || return
 	$VTRACE_BIN status $cats
