@@ -54,7 +54,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 16
+ktap_set_plan 17
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -228,6 +228,23 @@ open(path, "wb").write(data)
 EOF
 expect_error "record_shorter_than_its_fields_is_an_error" \
 	"corrupt CPU [0-9]* data: the [a-z_]* record at offset [0-9]* has 8 bytes, its field ip needs 16" \
+	"$VTRACE" report "$work/bad.dat"
+
+# A sub-buffer of the last CPU with data whose commit is past its page
+# (the trace clock follows the CPU offsets: the check must not stop there).
+cp "$dat" "$work/bad.dat"
+python3 - "$work/bad.dat" "$(nproc)" <<'EOF'
+import struct, sys
+path, ncpus = sys.argv[1], int(sys.argv[2])
+data = bytearray(open(path, "rb").read())
+fly = data.rindex(b"flyrecord\0") + 10
+cpus = [struct.unpack_from("<QQ", data, fly + 16 * c) for c in range(ncpus)]
+offset = [o for o, size in cpus if size][-1]
+struct.pack_into("<Q", data, offset + 8, 1 << 40)
+open(path, "wb").write(data)
+EOF
+expect_error "corrupt_commit_of_last_cpu_is_an_error" \
+	"corrupt CPU [0-9]* data: the sub-buffer at offset [0-9]* claims 1099511627776 bytes" \
 	"$VTRACE" report "$work/bad.dat"
 
 # A latency file (tracer text where the CPU data would be).

@@ -253,7 +253,7 @@ static int walk_flyrecord(struct walk *w, uint32_t cpus, bool clock)
 				(unsigned long long)len);
 		ret = walk_pages(w, cpu, offset, len);
 	}
-	if (clock)
+	if (!ret && clock)
 		ret = skip_sized64(w, "the trace clock");
 	return ret;
 }
