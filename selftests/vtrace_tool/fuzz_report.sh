@@ -38,7 +38,8 @@ clang $san -fsanitize=fuzzer -D_GNU_SOURCE -I"$top/tools/lib" -I"$cli" \
 # shellcheck disable=SC2046
 clang $san -D_GNU_SOURCE -I"$top/tools/lib" $(pkg-config --cflags libtracefs) \
 	-o "$out/tracedat_capture" "$here/tracedat_capture.c" \
-	"$lib/tracedat-writer.c" $(pkg-config --libs libtracefs libtraceevent)
+	"$lib/tracedat-writer.c" "$lib/tracedat-cpu-data.c" \
+	$(pkg-config --libs libtracefs libtraceevent)
 
 if [ ! -s "$out/corpus/seed.dat" ]; then
 	t=/sys/kernel/tracing/instances/$inst

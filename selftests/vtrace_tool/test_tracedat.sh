@@ -41,7 +41,9 @@ nr_markers=3000
 full_markers=20000
 
 cleanup() {
-	mountpoint -q "$full_mnt" && umount "$full_mnt"
+	for mnt in "$full_mnt" "$work/tmpfs" "$work/ramfs"; do
+		mountpoint -q "$mnt" && umount "$mnt"
+	done
 	[ -d "$inst" ] && rmdir "$inst"
 	rm -rf "$work"
 }
@@ -54,7 +56,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 17
+ktap_set_plan 18
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -190,6 +192,47 @@ fill_instance 10 && "$CAPTURE" -o "$work/sub.dat" -i "$inst_name" \
 	-e sched/sched_switch > /dev/null
 expect_error "only_listed_formats_stored" "no event 'sched_wakeup'" \
 	"$VTRACE" report --events sched_wakeup "$work/sub.dat"
+
+# The writer keeps each CPU's data in place where the file system has
+# sparse files, closing the gaps at the end by collapsing them (ext4, the
+# work directory here) or by moving the data (tmpfs), and in FILE.cpuN
+# elsewhere (ramfs). Each makes a whole, dense file and leaves nothing.
+ok=1
+layouts=""
+for fs in work tmpfs ramfs; do
+	dir=$work
+	if [ "$fs" != work ]; then
+		dir=$work/$fs
+		mkdir -p "$dir" && mount -t "$fs" none "$dir" || { ok=0; continue; }
+	fi
+	fill_instance 500 && "$CAPTURE" -o "$dir/trace.dat" -i "$inst_name" \
+		> /dev/null 2> "$work/err"
+	rc=$?
+	tc_report "$dir/trace.dat" > "$work/layout.txt"
+	tc_rc=$?
+	size=$(stat -c %s "$dir/trace.dat")
+	alloc=$(($(stat -c '%b * %B' "$dir/trace.dat")))
+	layouts="$layouts $fs:$(marker_numbers "$work/layout.txt" | wc -l)"
+	if [ "$rc" != 0 ] || [ "$tc_rc" != 0 ] ||
+	   ! cmp -s <(marker_numbers "$work/layout.txt") <(seq 1 500) ||
+	   ls "$dir"/trace.dat.cpu* > /dev/null 2>&1 ||
+	   { [ "$fs" != ramfs ] && [ "$alloc" -lt "$size" ]; }; then
+		ktap_print_msg "$fs: capture $rc trace-cmd $tc_rc size $size allocated $alloc: $(head -c 300 "$work/err")"
+		ok=0
+	fi
+	# Killed: the unfinished file is named, and where its data is.
+	fill_instance 20 && ("$CAPTURE" -o "$dir/killed.dat" -i "$inst_name" -k) \
+		> /dev/null 2>&1
+	"$VTRACE" report "$dir/killed.dat" > /dev/null 2> "$work/err"
+	where="still in it"
+	[ "$fs" = ramfs ] && where="still in $dir/killed.dat.cpuN"
+	if ! grep -q "is incomplete.*$where" "$work/err"; then
+		ktap_print_msg "$fs killed: $(head -c 300 "$work/err")"
+		ok=0
+	fi
+	[ "$fs" != work ] && umount "$dir"
+done
+result "every_layout_makes_a_whole_file ($layouts markers)" test "$ok" = 1
 
 # --- damaged files -------------------------------------------------------
 size=$(stat -c %s "$dat")

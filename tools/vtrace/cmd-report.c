@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event-parse.h>
 #include <trace-cmd.h>
@@ -301,6 +302,22 @@ static int show_record(struct tracecmd_input *handle, struct tep_record *record,
 }
 
 /*
+ * Whether an unfinished recording kept its data in FILE.cpuN (on a file
+ * system without sparse files) rather than in FILE itself.
+ */
+static bool cpu_files_left(const char *file)
+{
+	char *cpu0;
+	bool left;
+
+	if (asprintf(&cpu0, "%s.cpu0", file) < 0)
+		return false;
+	left = !access(cpu0, F_OK);
+	free(cpu0);
+	return left;
+}
+
+/*
  * Checks @file's layout before libtracecmd sees it: an unfinished
  * recording and a truncated file get their own message (and libtracecmd
  * 1.3 would crash on the latter, see tracedat-check.h).
@@ -311,12 +328,18 @@ static int check_file(const char *file)
 	int ret;
 
 	ret = vt_tracedat_check(file, msg, sizeof(msg));
-	if (ret == -ENODATA)
+	if (ret == -ENODATA && cpu_files_left(file))
 		vtrace_err("report: %s is incomplete: the recording that "
 			   "wrote it stopped before finishing the file (killed "
 			   "or crashed); the captured pages are still in "
 			   "%s.cpuN",
 			   file, file);
+	else if (ret == -ENODATA)
+		vtrace_err("report: %s is incomplete: the recording that "
+			   "wrote it stopped before finishing the file (killed "
+			   "or crashed); the captured pages are still in it, "
+			   "but not laid out as a trace.dat",
+			   file);
 	else if (ret == -EINVAL)
 		vtrace_err("report: %s: %s", file, msg);
 	else if (ret)

@@ -25,6 +25,7 @@ LIBVTRACE_SRCS += ring-reader-tracefs.c
 LIBVTRACE_SRCS += ring-stats.c
 LIBVTRACE_SRCS += strtab.c
 LIBVTRACE_SRCS += tracedat-check.c
+LIBVTRACE_SRCS += tracedat-cpu-data.c
 LIBVTRACE_SRCS += tracedat-writer.c
 LIBVTRACE_SRCS += tracing-dir.c
 

@@ -18,7 +18,8 @@ struct kbuffer;
  * @open: set up on @reader->fd (opened O_RDONLY | O_NONBLOCK); return
  *	-EOPNOTSUPP when this kernel does not offer the path
  * @consume: hand out complete sub-buffers through
- *	vtrace_ring_reader_emit(), at most @max (0: no limit); with @drain,
+ *	vtrace_ring_reader_emit() or vtrace_ring_reader_emit_counted(), at
+ *	most @max (0: no limit); with @drain,
  *	tracing is off and partly filled sub-buffers are handed out too,
  *	until the buffer is empty
  * @close: undo @open (the descriptor is closed by the caller)
@@ -48,6 +49,10 @@ extern const struct vtrace_ring_reader_ops vtrace_ring_read_ops;
 int vtrace_ring_reader_emit(struct vtrace_ring_reader *reader,
 			    const void *subbuf, vtrace_ring_subbuf_fn fn,
 			    void *ctx);
+int vtrace_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
+				    const void *subbuf,
+				    unsigned long long events,
+				    vtrace_ring_subbuf_fn fn, void *ctx);
 size_t vtrace_ring_subbuf_data_size(struct vtrace_ring_reader *reader,
 				    const void *subbuf);
 size_t vtrace_ring_subbuf_capacity(struct vtrace_ring_reader *reader);

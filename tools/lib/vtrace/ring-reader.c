@@ -298,24 +298,24 @@ size_t vtrace_ring_subbuf_capacity(struct vtrace_ring_reader *reader)
 }
 
 /**
- * vtrace_ring_reader_emit - count a sub-buffer's events and hand it out
+ * vtrace_ring_reader_emit_counted - hand out a sub-buffer of known events
  * @reader: the reader it was read by
  * @subbuf: the sub-buffer, @reader->subbuf_size bytes
+ * @events: how many events of it to count as handed out now
  * @fn: the caller's callback
  * @ctx: passed to @fn
  *
- * Empty sub-buffers are skipped. The events are counted by walking the
- * sub-buffer with libtraceevent's kbuffer, which also decodes the
- * missed-events flags the kernel sets in the header after an overrun.
+ * For a path that learns the number of events from the kernel (mmap).
+ * Empty sub-buffers are skipped. The missed-events flags the kernel sets
+ * in the header after an overrun are decoded with libtraceevent's kbuffer.
  */
-int vtrace_ring_reader_emit(struct vtrace_ring_reader *reader,
-			    const void *subbuf, vtrace_ring_subbuf_fn fn,
-			    void *ctx)
+int vtrace_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
+				    const void *subbuf,
+				    unsigned long long events,
+				    vtrace_ring_subbuf_fn fn, void *ctx)
 {
 	struct kbuffer *kbuf = reader->kbuf;
-	unsigned long long events = 0;
 	int missed;
-	void *event;
 	int ret;
 
 	if (kbuffer_load_subbuffer(kbuf, (void *)subbuf) < 0)
@@ -324,10 +324,6 @@ int vtrace_ring_reader_emit(struct vtrace_ring_reader *reader,
 		return 0;
 	/* kbuffer tells missed events only while at the first event. */
 	missed = kbuffer_missed_events(kbuf);
-	for (event = kbuffer_read_event(kbuf, NULL); event;
-	     event = kbuffer_next_event(kbuf, NULL))
-		events++;
-
 	ret = fn(ctx, reader->cpu, subbuf, reader->subbuf_size);
 	if (ret)
 		return ret;
@@ -341,4 +337,30 @@ int vtrace_ring_reader_emit(struct vtrace_ring_reader *reader,
 			reader->stats.missed_events += missed;
 	}
 	return 0;
+}
+
+/**
+ * vtrace_ring_reader_emit - count a sub-buffer's events and hand it out
+ * @reader: the reader it was read by
+ * @subbuf: the sub-buffer, @reader->subbuf_size bytes
+ * @fn: the caller's callback
+ * @ctx: passed to @fn
+ *
+ * The events are counted by walking the sub-buffer with libtraceevent's
+ * kbuffer; see vtrace_ring_reader_emit_counted() for the rest.
+ */
+int vtrace_ring_reader_emit(struct vtrace_ring_reader *reader,
+			    const void *subbuf, vtrace_ring_subbuf_fn fn,
+			    void *ctx)
+{
+	struct kbuffer *kbuf = reader->kbuf;
+	unsigned long long events = 0;
+	void *event;
+
+	if (kbuffer_load_subbuffer(kbuf, (void *)subbuf) < 0)
+		return -EINVAL;
+	for (event = kbuffer_read_event(kbuf, NULL); event;
+	     event = kbuffer_next_event(kbuf, NULL))
+		events++;
+	return vtrace_ring_reader_emit_counted(reader, subbuf, events, fn, ctx);
 }

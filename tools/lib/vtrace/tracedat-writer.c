@@ -29,6 +29,7 @@
 
 #include <tracefs.h>
 
+#include "tracedat-cpu-data.h"
 #include "tracedat-writer.h"
 
 #define TRACEDAT_MAGIC "\x17\x08\x44tracing"
@@ -46,8 +47,6 @@
 
 #define VTRACE_VERSION_STRING "vtrace 0.1"
 
-/* Unit of the data move at finish: small enough to bound memory use. */
-#define MOVE_CHUNK (1024 * 1024)
 /*
  * Bounds of the header parts only finish() writes, for the space create()
  * reserves: a saved_cmdlines line is "PID COMM\n" (7 digits, 15 chars),
@@ -57,12 +56,6 @@
 #define CPU_STATS_MAX_LEN 512
 #define TAIL_FIXED_MAX_LEN (16 * 1024)
 
-struct tracedat_cpu {
-	int fd;
-	char *path;
-	unsigned long long bytes;
-};
-
 struct vt_tracedat {
 	char *path;
 	int fd;
@@ -71,67 +64,14 @@ struct vt_tracedat {
 	struct tracefs_instance *instance;
 	char *clock;
 	off_t tail_offset;
-	struct tracedat_cpu *cpu;
-	void *zero_page;
+	off_t data_base;
+	struct vt_cpu_data *data;
 	bool finished;
-	pthread_mutex_t err_lock;
-	char err[512];
+	struct vt_tracedat_err err;
 };
 
-static int set_error(struct vt_tracedat *td, int err, const char *fmt, ...)
-{
-	va_list ap;
-	size_t len;
-
-	pthread_mutex_lock(&td->err_lock);
-	va_start(ap, fmt);
-	vsnprintf(td->err, sizeof(td->err), fmt, ap);
-	va_end(ap);
-	len = strlen(td->err);
-	snprintf(td->err + len, sizeof(td->err) - len, ": %s", strerror(-err));
-	pthread_mutex_unlock(&td->err_lock);
-	return err;
-}
-
-static int pwrite_all(int fd, const void *buf, size_t len, off_t off)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = pwrite(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static int pread_all(int fd, void *buf, size_t len, off_t off)
-{
-	char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = pread(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
+/* Every failure of the writer is described in td->err. */
+#define set_error(td, ...) vt_tracedat_err_set(&(td)->err, __VA_ARGS__)
 
 /*
  * The header is built in memory section by section and written with one
@@ -202,7 +142,7 @@ static int buf_flush(struct vt_tracedat *td, struct out_buf *b, off_t *off,
 	int ret = b->err;
 
 	if (!ret)
-		ret = pwrite_all(td->fd, b->data, b->len, *off);
+		ret = vt_pwrite_all(td->fd, b->data, b->len, *off);
 	if (ret)
 		return set_error(td, ret, "writing %s of %s", what, td->path);
 	*off += b->len;
@@ -498,58 +438,24 @@ static int write_metadata(struct vt_tracedat *td,
 	zero = calloc(1, reserve);
 	if (!zero)
 		return -ENOMEM;
-	ret = pwrite_all(td->fd, zero, reserve, off);
+	ret = vt_pwrite_all(td->fd, zero, reserve, off);
 	free(zero);
 	if (ret)
 		return set_error(td, ret, "reserving space in %s", td->path);
-	return 0;
-}
-
-static int open_cpu_files(struct vt_tracedat *td)
-{
-	struct tracedat_cpu *c;
-	int cpu;
-
-	td->cpu = calloc(td->ncpus, sizeof(*td->cpu));
-	if (!td->cpu)
-		return -ENOMEM;
-	for (cpu = 0; cpu < td->ncpus; cpu++)
-		td->cpu[cpu].fd = -1;
-	for (cpu = 0; cpu < td->ncpus; cpu++) {
-		c = &td->cpu[cpu];
-		if (asprintf(&c->path, "%s.cpu%d", td->path, cpu) < 0) {
-			c->path = NULL;
-			return -ENOMEM;
-		}
-		c->fd = open(c->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
-			     0644);
-		if (c->fd < 0)
-			return set_error(td, -errno, "creating %s", c->path);
-	}
+	td->data_base = off + reserve;
 	return 0;
 }
 
 static void free_tracedat(struct vt_tracedat *td, bool remove_files)
 {
-	int cpu;
-
 	if (td->fd >= 0)
 		close(td->fd);
 	if (remove_files && td->fd >= 0)
 		unlink(td->path);
-	for (cpu = 0; td->cpu && cpu < td->ncpus; cpu++) {
-		if (td->cpu[cpu].fd >= 0) {
-			close(td->cpu[cpu].fd);
-			if (remove_files)
-				unlink(td->cpu[cpu].path);
-		}
-		free(td->cpu[cpu].path);
-	}
-	free(td->cpu);
-	free(td->zero_page);
+	vt_cpu_data_close(td->data, remove_files);
 	free(td->clock);
 	free(td->path);
-	pthread_mutex_destroy(&td->err_lock);
+	pthread_mutex_destroy(&td->err.lock);
 	free(td);
 }
 
@@ -573,15 +479,14 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
 	td = calloc(1, sizeof(*td));
 	if (!td)
 		return -ENOMEM;
-	pthread_mutex_init(&td->err_lock, NULL);
+	pthread_mutex_init(&td->err.lock, NULL);
 	td->fd = -1;
 	td->ncpus = opts->ncpus;
 	td->page_size = opts->page_size;
 	td->instance = opts->instance;
 	td->path = strdup(path);
-	td->zero_page = calloc(1, td->page_size);
 	td->clock = tracefs_get_clock(opts->instance);
-	if (!td->path || !td->zero_page || !td->clock) {
+	if (!td->path || !td->clock) {
 		free_tracedat(td, false);
 		return -ENOMEM;
 	}
@@ -594,7 +499,9 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
 	}
 	ret = write_metadata(td, opts);
 	if (!ret)
-		ret = open_cpu_files(td);
+		ret = vt_cpu_data_open(&td->data, td->fd, td->path,
+				       td->data_base, td->ncpus, td->page_size,
+				       &td->err);
 	if (ret) {
 		free_tracedat(td, true);
 		return ret;
@@ -606,24 +513,9 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
 int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
 			 size_t len)
 {
-	struct tracedat_cpu *c;
-	int ret;
-
 	if (td->finished || cpu < 0 || cpu >= td->ncpus || len > td->page_size)
 		return -EINVAL;
-	c = &td->cpu[cpu];
-	/*
-	 * Only c->bytes counts: a page written in part is overwritten by
-	 * the next call and never moved into the trace.dat.
-	 */
-	ret = pwrite_all(c->fd, page, len, c->bytes);
-	if (!ret && len < td->page_size)
-		ret = pwrite_all(c->fd, td->zero_page, td->page_size - len,
-				 c->bytes + len);
-	if (ret)
-		return set_error(td, ret, "writing %s", c->path);
-	c->bytes += td->page_size;
-	return 0;
+	return vt_cpu_data_add(td->data, cpu, page, len);
 }
 
 static void add_cmdlines(struct out_buf *b)
@@ -708,7 +600,7 @@ static void add_tail(struct vt_tracedat *td, struct out_buf *b, off_t *offs)
 	pos = b->len;
 	for (cpu = 0; cpu < td->ncpus; cpu++) {
 		buf_add_u64(b, 0);
-		buf_add_u64(b, td->cpu[cpu].bytes);
+		buf_add_u64(b, vt_cpu_data_bytes(td->data, cpu));
 	}
 	len = asprintf(&clock, "[%s]", td->clock);
 	if (len < 0) {
@@ -725,59 +617,17 @@ static void add_tail(struct vt_tracedat *td, struct out_buf *b, off_t *offs)
 	for (cpu = 0; cpu < td->ncpus; cpu++) {
 		offs[cpu] = data;
 		memcpy(b->data + pos + cpu * 16, &data, sizeof(uint64_t));
-		data += td->cpu[cpu].bytes;
+		data += vt_cpu_data_bytes(td->data, cpu);
 	}
 }
 
-/*
- * Moves a CPU's temporary file into the trace.dat at @off, last chunk
- * first: each chunk is freed from the temporary file before it is
- * written to the trace.dat, so a full disk does not stop the move.
- * On failure the chunk goes back and the temporary file keeps all data
- * not yet moved.
- */
-static int move_cpu_data(struct vt_tracedat *td, int cpu, off_t off,
-			 char *chunk, size_t chunk_size)
-{
-	struct tracedat_cpu *c = &td->cpu[cpu];
-	off_t pos = c->bytes;
-	size_t len;
-	int ret;
-
-	while (pos > 0) {
-		len = pos < (off_t)chunk_size ? (size_t)pos : chunk_size;
-		pos -= len;
-		ret = pread_all(c->fd, chunk, len, pos);
-		if (ret)
-			return set_error(td, ret, "reading %s", c->path);
-		if (ftruncate(c->fd, pos) < 0)
-			return set_error(td, -errno, "truncating %s", c->path);
-		ret = pwrite_all(td->fd, chunk, len, off + pos);
-		if (ret) {
-			if (pwrite_all(c->fd, chunk, len, pos))
-				return set_error(
-					td, ret,
-					"moving data of %s (part of it is lost)",
-					c->path);
-			return set_error(td, ret, "moving %s into %s", c->path,
-					 td->path);
-		}
-	}
-	close(c->fd);
-	c->fd = -1;
-	unlink(c->path);
-	return 0;
-}
-
-/* Writes the header's remainder, moves the data in, then the magic. */
+/* Writes the header's remainder, puts the data after it, then the magic. */
 static int finish_file(struct vt_tracedat *td)
 {
 	struct out_buf b = { 0 };
-	size_t chunk_size;
-	off_t *offs, end;
-	char *chunk = NULL;
 	char magic = TRACEDAT_MAGIC[0];
-	int cpu, ret;
+	off_t *offs;
+	int ret;
 
 	offs = calloc(td->ncpus, sizeof(*offs));
 	if (!offs)
@@ -785,34 +635,20 @@ static int finish_file(struct vt_tracedat *td)
 	add_tail(td, &b, offs);
 	ret = buf_flush(td, &b, &td->tail_offset, "the header");
 	free(b.data);
+	if (!ret)
+		ret = vt_cpu_data_assemble(td->data, offs);
+	free(offs);
 	if (ret)
-		goto out;
+		return ret;
 
-	chunk_size = td->page_size > MOVE_CHUNK ? td->page_size : MOVE_CHUNK;
-	chunk = malloc(chunk_size);
-	if (!chunk) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (cpu = 0; cpu < td->ncpus && !ret; cpu++)
-		ret = move_cpu_data(td, cpu, offs[cpu], chunk, chunk_size);
-	if (ret)
-		goto out;
-
-	end = offs[td->ncpus - 1] + td->cpu[td->ncpus - 1].bytes;
-	if (ftruncate(td->fd, end) < 0 || fdatasync(td->fd) < 0) {
-		ret = set_error(td, -errno, "completing %s", td->path);
-		goto out;
-	}
+	if (fdatasync(td->fd) < 0)
+		return set_error(td, -errno, "completing %s", td->path);
 	/* The file is whole on disk: only now make it a trace.dat. */
-	ret = pwrite_all(td->fd, &magic, 1, 0);
+	ret = vt_pwrite_all(td->fd, &magic, 1, 0);
 	if (!ret && fdatasync(td->fd) < 0)
 		ret = -errno;
 	if (ret)
 		set_error(td, ret, "completing %s", td->path);
-out:
-	free(chunk);
-	free(offs);
 	return ret;
 }
 
@@ -838,7 +674,7 @@ void vt_tracedat_abort(struct vt_tracedat *td)
 
 const char *vt_tracedat_strerror(const struct vt_tracedat *td)
 {
-	return td->err;
+	return td->err.text;
 }
 
 unsigned long long vt_tracedat_bytes(const struct vt_tracedat *td, int cpu)
@@ -847,9 +683,9 @@ unsigned long long vt_tracedat_bytes(const struct vt_tracedat *td, int cpu)
 	int i;
 
 	if (cpu >= 0)
-		return cpu < td->ncpus ? td->cpu[cpu].bytes : 0;
+		return cpu < td->ncpus ? vt_cpu_data_bytes(td->data, cpu) : 0;
 	for (i = 0; i < td->ncpus; i++)
-		sum += td->cpu[i].bytes;
+		sum += vt_cpu_data_bytes(td->data, i);
 	return sum;
 }
 
@@ -861,7 +697,7 @@ int vt_tracedat_check_incomplete(const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = pread_all(fd, head, sizeof(head), 0);
+	ret = vt_pread_all(fd, head, sizeof(head), 0);
 	close(fd);
 	if (ret == -EIO)
 		return 0;

@@ -24,10 +24,12 @@
  * a marker in place of the trace.dat magic, so neither trace-cmd nor
  * vtrace report mistakes it for a finished trace: after a SIGKILL the
  * next vt_tracedat_check_incomplete() names the cause. Per-CPU data is
- * appended to FILE.cpuN next to the output while recording, and moved
- * into FILE by vt_tracedat_finish() a chunk at a time, freeing each
- * chunk in the temporary file before writing it to FILE, so finishing
- * needs no free disk space beyond what create() reserved. When a write
+ * written straight into FILE, each CPU into its own far-apart share of a
+ * sparse file, and the gaps are closed by vt_tracedat_finish(); on file
+ * systems without sparse files it goes to FILE.cpuN next to the output
+ * and is moved in (tracedat-cpu-data.c). Either way, finishing frees
+ * each chunk at its source before writing it, so it needs no free disk
+ * space beyond what create() reserved. When a write
  * fails (disk full, I/O error) vt_tracedat_add_page() returns the error
  * and keeps what it had; vt_tracedat_finish() then still produces a
  * valid trace.dat with every page written before the failure.
@@ -65,7 +67,7 @@ struct vt_tracedat_opts {
 /**
  * vt_tracedat_create - start a trace.dat file and gather its metadata
  * @tdp: set to the new writer on success, left NULL on failure
- * @path: output file; FILE.cpu0 .. FILE.cpuN-1 are used while recording
+ * @path: output file (FILE.cpu0 .. FILE.cpuN-1 too, without sparse files)
  * @opts: see struct vt_tracedat_opts
  *
  * Reads header_page, header_event, event formats, /proc/kallsyms,
@@ -87,8 +89,9 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
  * @len: bytes in @page, at most page_size; shorter pages are zero-padded
  *
  * May be called concurrently for different CPUs, not for the same CPU.
- * Returns 0 or a negative errno (-ENOSPC when the disk is full). After an
- * error the pages added before it are kept; finish the file as usual.
+ * Returns 0 or a negative errno (-ENOSPC when the disk is full, -EFBIG
+ * when the CPU's share of the file is full). After an error the pages
+ * added before it are kept; finish the file as usual.
  */
 int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
 			 size_t len);
@@ -98,11 +101,11 @@ int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
  * @td: writer; no pages can be added afterwards
  *
  * Writes saved_cmdlines, the options (clock, CPU count, per-CPU stats,
- * uname, version) and the flyrecord section, moves the per-CPU data into
- * the file, and only then writes the trace.dat magic.
+ * uname, version) and the flyrecord section, puts the per-CPU data in
+ * place after it, and only then writes the trace.dat magic.
  *
  * Returns 0, or a negative errno; then the file stays marked incomplete
- * and the FILE.cpuN files still hold all the data not yet moved.
+ * and the data not yet in place is still where it was written.
  */
 int vt_tracedat_finish(struct vt_tracedat *td);
 
@@ -111,7 +114,7 @@ int vt_tracedat_finish(struct vt_tracedat *td);
  * @td: writer, may be NULL
  *
  * After a failed or missing vt_tracedat_finish() the output stays marked
- * incomplete and FILE.cpuN keep their data.
+ * incomplete and keeps its data (or FILE.cpuN do).
  */
 void vt_tracedat_close(struct vt_tracedat *td);
 

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU data of a trace.dat being written.
+ *
+ * trace.dat v6 stores each CPU's sub-buffers as one contiguous run, but
+ * they arrive from all CPUs at once, and how much each CPU will write is
+ * known only at the end. Two layouts solve that:
+ *
+ * In place, where the file system has sparse files (it punches holes:
+ * ext4, xfs, btrfs, f2fs, tmpfs): CPU k's sub-buffers go straight into
+ * the output file at base + k * share, the shares far apart in a sparse
+ * file. At the end the holes between the runs are collapsed
+ * (FALLOC_FL_COLLAPSE_RANGE: ext4, xfs, f2fs), which moves extents and
+ * no data; where that is not supported the runs are moved down a chunk
+ * at a time.
+ *
+ * In temporary files everywhere else (vfat, exfat, ramfs): CPU k's
+ * sub-buffers go to FILE.cpuk, moved into the output at the end.
+ *
+ * Either move frees each chunk at its source before writing it at its
+ * destination, so finishing needs no free disk space.
+ *
+ * Writes go through the page cache. O_DIRECT from the mapped ring buffer
+ * was tried: it saved no CPU time worth having (the kernel's own work per
+ * event dominates), and each synchronous write made the reader wait on
+ * the disk, so a small ring buffer overflowed several times as often.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tracedat-cpu-data.h"
+
+/* Largest span of shares tried; halved until the file system takes it. */
+#define SHARE_SPAN_MAX (1ULL << 42)
+/* A smaller share than this per CPU: the temporary files instead. */
+#define SHARE_MIN (256ULL << 20)
+/* Alignment of the shares: a multiple of any block or page size. */
+#define DATA_ALIGN (64 * 1024)
+/* Unit of the moves at the end: small enough to bound memory use. */
+#define MOVE_CHUNK (1024 * 1024)
+
+struct cpu_run {
+	int fd; /* the output (in place) or FILE.cpuN */
+	char *path; /* FILE.cpuN; NULL in place */
+	off_t start; /* where the run begins in its file */
+	unsigned long long bytes;
+};
+
+struct vt_cpu_data {
+	int fd;
+	const char *path;
+	int ncpus;
+	size_t page_size;
+	bool in_place;
+	unsigned long long share;
+	void *zero_page;
+	struct vt_tracedat_err *err;
+	struct cpu_run cpu[];
+};
+
+/**
+ * vt_tracedat_err_set - record a failure as "WHAT: strerror(-err)"
+ * @e: the writer's failure record
+ * @err: negative errno
+ * @fmt: printf format of WHAT
+ *
+ * Returns @err, for "return vt_tracedat_err_set(...)".
+ */
+int vt_tracedat_err_set(struct vt_tracedat_err *e, int err, const char *fmt,
+			...)
+{
+	va_list ap;
+	size_t len;
+
+	pthread_mutex_lock(&e->lock);
+	va_start(ap, fmt);
+	vsnprintf(e->text, sizeof(e->text), fmt, ap);
+	va_end(ap);
+	len = strlen(e->text);
+	snprintf(e->text + len, sizeof(e->text) - len, ": %s", strerror(-err));
+	pthread_mutex_unlock(&e->lock);
+	return err;
+}
+
+/**
+ * vt_pwrite_all - write all of @buf at @off
+ * @fd: file
+ * @buf: data
+ * @len: its length
+ * @off: file offset
+ *
+ * Returns 0 or a negative errno (-EIO for a write that makes no progress).
+ */
+int vt_pwrite_all(int fd, const void *buf, size_t len, off_t off)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = pwrite(fd, p, len, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * vt_pread_all - read exactly @len bytes at @off
+ * @fd: file
+ * @buf: where to put them
+ * @len: how many
+ * @off: file offset
+ *
+ * Returns 0 or a negative errno (-EIO when the file ends first).
+ */
+int vt_pread_all(int fd, void *buf, size_t len, off_t off)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = pread(fd, p, len, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static off_t align_up(off_t off, size_t align)
+{
+	return (off + align - 1) / align * align;
+}
+
+/*
+ * Holes can be punched: the file system keeps sparse files sparse. (A
+ * hole past the end changes nothing; where punching is unsupported the
+ * call fails with EOPNOTSUPP.)
+ */
+static bool punches_holes(int fd, off_t end)
+{
+	return !fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, end,
+			  DATA_ALIGN);
+}
+
+/*
+ * The largest share per CPU that the file system's file size limit
+ * allows (ext4 16 TiB, f2fs about 4 TiB), by growing the sparse file to
+ * its full span once. Returns 0 when even SHARE_MIN does not fit.
+ */
+static unsigned long long choose_share(struct vt_cpu_data *d, off_t base)
+{
+	unsigned long long span, share;
+	off_t size = lseek(d->fd, 0, SEEK_END);
+	bool fits;
+
+	for (span = SHARE_SPAN_MAX;; span /= 2) {
+		share = span / d->ncpus / DATA_ALIGN * DATA_ALIGN;
+		if (share < SHARE_MIN || size < 0)
+			return 0;
+		fits = !ftruncate(d->fd, base + share * d->ncpus);
+		if (ftruncate(d->fd, size))
+			return 0;
+		if (fits)
+			return share;
+	}
+}
+
+static int open_in_place(struct vt_cpu_data *d, off_t base)
+{
+	int cpu;
+
+	base = align_up(base, DATA_ALIGN);
+	for (cpu = 0; cpu < d->ncpus; cpu++) {
+		d->cpu[cpu].fd = d->fd;
+		d->cpu[cpu].start = base + (off_t)(cpu * d->share);
+	}
+	return 0;
+}
+
+static int open_temporary_files(struct vt_cpu_data *d)
+{
+	struct cpu_run *c;
+	int cpu;
+
+	d->share = (unsigned long long)INT64_MAX;
+	for (cpu = 0; cpu < d->ncpus; cpu++) {
+		c = &d->cpu[cpu];
+		if (asprintf(&c->path, "%s.cpu%d", d->path, cpu) < 0) {
+			c->path = NULL;
+			return -ENOMEM;
+		}
+		c->fd = open(c->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+			     0644);
+		if (c->fd < 0)
+			return vt_tracedat_err_set(d->err, -errno,
+						   "creating %s", c->path);
+	}
+	return 0;
+}
+
+/**
+ * vt_cpu_data_open - choose the layout and prepare it
+ * @out: set to the new store
+ * @fd: the output file, open read-write; stays the caller's
+ * @path: its name, kept (not copied) until vt_cpu_data_close()
+ * @base: where CPU data may start in @fd (after the header's reserve)
+ * @ncpus: number of CPUs
+ * @page_size: size of every page vt_cpu_data_add() stores
+ * @err: where failures are described
+ *
+ * Returns 0 or a negative errno.
+ */
+int vt_cpu_data_open(struct vt_cpu_data **out, int fd, const char *path,
+		     off_t base, int ncpus, size_t page_size,
+		     struct vt_tracedat_err *err)
+{
+	struct vt_cpu_data *d;
+	int cpu, ret;
+
+	d = calloc(1, sizeof(*d) + ncpus * sizeof(d->cpu[0]));
+	if (!d)
+		return -ENOMEM;
+	d->fd = fd;
+	d->path = path;
+	d->ncpus = ncpus;
+	d->page_size = page_size;
+	d->err = err;
+	for (cpu = 0; cpu < ncpus; cpu++)
+		d->cpu[cpu].fd = -1;
+	d->zero_page = calloc(1, page_size);
+	if (!d->zero_page) {
+		vt_cpu_data_close(d, true);
+		return -ENOMEM;
+	}
+	if (punches_holes(fd, align_up(base, DATA_ALIGN)))
+		d->share = choose_share(d, align_up(base, DATA_ALIGN));
+	d->in_place = d->share != 0;
+	ret = d->in_place ? open_in_place(d, base) : open_temporary_files(d);
+	if (ret) {
+		vt_cpu_data_close(d, true);
+		return ret;
+	}
+	*out = d;
+	return 0;
+}
+
+/**
+ * vt_cpu_data_add - store one page of a CPU after its earlier ones
+ * @d: the store
+ * @cpu: the CPU
+ * @page: the page
+ * @len: bytes in @page, at most the page size; the rest is zero-filled
+ *
+ * Called concurrently for different CPUs, never for the same one.
+ * Returns 0, -EFBIG when @cpu's share of the file is full, or an I/O
+ * error; the pages stored before stay.
+ */
+int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
+		    size_t len)
+{
+	struct cpu_run *c = &d->cpu[cpu];
+	off_t off = c->start + c->bytes;
+	int ret;
+
+	if (c->bytes + d->page_size > d->share)
+		return vt_tracedat_err_set(d->err, -EFBIG,
+					   "CPU %d filled its %llu MiB of %s",
+					   cpu, d->share >> 20, d->path);
+	ret = vt_pwrite_all(c->fd, page, len, off);
+	if (!ret && len < d->page_size)
+		ret = vt_pwrite_all(c->fd, d->zero_page, d->page_size - len,
+				    off + len);
+	if (ret)
+		return vt_tracedat_err_set(d->err, ret, "writing %s",
+					   c->path ? c->path : d->path);
+	c->bytes += d->page_size;
+	return 0;
+}
+
+/**
+ * vt_cpu_data_bytes - bytes stored for a CPU
+ * @d: the store
+ * @cpu: the CPU
+ */
+unsigned long long vt_cpu_data_bytes(const struct vt_cpu_data *d, int cpu)
+{
+	return d->cpu[cpu].bytes;
+}
+
+/**
+ * vt_cpu_data_in_place - whether the data is in the output file itself
+ * @d: the store
+ *
+ * If not, it is in FILE.cpuN until vt_cpu_data_assemble().
+ */
+bool vt_cpu_data_in_place(const struct vt_cpu_data *d)
+{
+	return d->in_place;
+}
+
+/*
+ * Moves CPU @cpu's run, now at @src in the output, down to @dst, first
+ * chunk first; a chunk no larger than the distance never overwrites
+ * data not moved yet. Each chunk's source is punched out before the
+ * chunk is written, so the move needs no free space; on a write failure
+ * the chunk goes back where it was.
+ */
+static int move_down(struct vt_cpu_data *d, int cpu, off_t src, off_t dst,
+		     char *chunk)
+{
+	unsigned long long left = d->cpu[cpu].bytes;
+	size_t len, max = src - dst < MOVE_CHUNK ? src - dst : MOVE_CHUNK;
+	int ret;
+
+	for (; left; left -= len, src += len, dst += len) {
+		len = left < max ? left : max;
+		ret = vt_pread_all(d->fd, chunk, len, src);
+		if (ret)
+			return vt_tracedat_err_set(d->err, ret,
+						   "reading CPU %d data of %s",
+						   cpu, d->path);
+		if (fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			      src, len) &&
+		    errno != EOPNOTSUPP)
+			return vt_tracedat_err_set(
+				d->err, -errno, "freeing space in %s", d->path);
+		ret = vt_pwrite_all(d->fd, chunk, len, dst);
+		if (ret) {
+			if (vt_pwrite_all(d->fd, chunk, len, src))
+				return vt_tracedat_err_set(
+					d->err, ret,
+					"moving CPU %d data in %s (part of it is lost)",
+					cpu, d->path);
+			return vt_tracedat_err_set(d->err, ret,
+						   "moving CPU %d data in %s",
+						   cpu, d->path);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Brings each run down to its offset: by collapsing the hole before it
+ * where the file system can, which shifts everything after it too, else
+ * by moving it.
+ */
+static int assemble_in_place(struct vt_cpu_data *d, const off_t *offs,
+			     char *chunk)
+{
+	bool collapse = true;
+	off_t shift = 0, src;
+	int cpu, ret;
+
+	for (cpu = 0; cpu < d->ncpus; cpu++) {
+		src = d->cpu[cpu].start - shift;
+		if (!d->cpu[cpu].bytes || src == offs[cpu])
+			continue;
+		if (collapse && !fallocate(d->fd, FALLOC_FL_COLLAPSE_RANGE,
+					   offs[cpu], src - offs[cpu])) {
+			shift += src - offs[cpu];
+			continue;
+		}
+		if (collapse && errno != EOPNOTSUPP && errno != EINVAL)
+			return vt_tracedat_err_set(d->err, -errno,
+						   "collapsing the gaps in %s",
+						   d->path);
+		collapse = false;
+		ret = move_down(d, cpu, src, offs[cpu], chunk);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Moves FILE.cpuN into the output at @off, last chunk first: each chunk
+ * is cut off the temporary file before it is written to the output.
+ * On failure the chunk goes back and the temporary file keeps all data
+ * not yet moved.
+ */
+static int move_in(struct vt_cpu_data *d, int cpu, off_t off, char *chunk)
+{
+	struct cpu_run *c = &d->cpu[cpu];
+	off_t pos = c->bytes;
+	size_t len;
+	int ret;
+
+	while (pos > 0) {
+		len = pos < MOVE_CHUNK ? (size_t)pos : MOVE_CHUNK;
+		pos -= len;
+		ret = vt_pread_all(c->fd, chunk, len, pos);
+		if (ret)
+			return vt_tracedat_err_set(d->err, ret, "reading %s",
+						   c->path);
+		if (ftruncate(c->fd, pos) < 0)
+			return vt_tracedat_err_set(d->err, -errno,
+						   "truncating %s", c->path);
+		ret = vt_pwrite_all(d->fd, chunk, len, off + pos);
+		if (ret) {
+			if (vt_pwrite_all(c->fd, chunk, len, pos))
+				return vt_tracedat_err_set(
+					d->err, ret,
+					"moving data of %s (part of it is lost)",
+					c->path);
+			return vt_tracedat_err_set(d->err, ret,
+						   "moving %s into %s", c->path,
+						   d->path);
+		}
+	}
+	unlink(c->path);
+	return 0;
+}
+
+/**
+ * vt_cpu_data_assemble - put every CPU's run at its place in the output
+ * @d: the store; nothing can be added afterwards
+ * @offs: where each CPU's run must begin, in CPU order, each the end of
+ *	the run before it; past everything the output holds besides
+ *
+ * The output then ends with the last run. Returns 0 or a negative errno;
+ * on failure, data not yet moved is still where it was stored.
+ */
+int vt_cpu_data_assemble(struct vt_cpu_data *d, const off_t *offs)
+{
+	int last = d->ncpus - 1;
+	char *chunk;
+	int cpu, ret = 0;
+
+	chunk = malloc(MOVE_CHUNK);
+	if (!chunk)
+		return -ENOMEM;
+	if (d->in_place)
+		ret = assemble_in_place(d, offs, chunk);
+	for (cpu = 0; !d->in_place && !ret && cpu < d->ncpus; cpu++)
+		ret = move_in(d, cpu, offs[cpu], chunk);
+	free(chunk);
+	if (!ret && ftruncate(d->fd, offs[last] + d->cpu[last].bytes) < 0)
+		ret = vt_tracedat_err_set(d->err, -errno, "truncating %s",
+					  d->path);
+	return ret;
+}
+
+/**
+ * vt_cpu_data_close - free the store
+ * @d: the store, may be NULL
+ * @remove_files: remove FILE.cpuN too (the output stays the caller's)
+ */
+void vt_cpu_data_close(struct vt_cpu_data *d, bool remove_files)
+{
+	struct cpu_run *c;
+	int cpu;
+
+	if (!d)
+		return;
+	for (cpu = 0; cpu < d->ncpus; cpu++) {
+		c = &d->cpu[cpu];
+		if (!c->path)
+			continue;
+		if (c->fd >= 0)
+			close(c->fd);
+		if (remove_files)
+			unlink(c->path);
+		free(c->path);
+	}
+	free(d->zero_page);
+	free(d);
+}
