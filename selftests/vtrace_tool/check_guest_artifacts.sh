@@ -14,6 +14,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../kselftest/ktap_helpers.sh"
+. "$here/kshark_check.sh"
 
 art=${1:?usage: check_guest_artifacts.sh ARTIFACT_DIR TARGET}
 target=${2:?usage: check_guest_artifacts.sh ARTIFACT_DIR TARGET}
@@ -57,7 +58,8 @@ value() {
 
 # open NAME [EXPECT]: unpack NAME.dat.gz, report it with trace-cmd (tc.txt,
 # without its "cpus=N" line) and vtrace (vt.txt); fails unless both read
-# it and EXPECT.expect (default NAME.expect) exists.
+# it, KernelShark loads the same events, and EXPECT.expect (default
+# NAME.expect) exists.
 open() {
 	local dat=$work/$1.dat expect=${2:-$1} rc
 
@@ -72,6 +74,7 @@ open() {
 	[ "$rc" = 0 ] || { ktap_print_msg "trace-cmd report: $rc $(head -c 300 "$work/tc.err")"; return 1; }
 	"$VTRACE" report "$dat" > "$work/vt.txt" 2> "$work/vt.err" ||
 		{ ktap_print_msg "vtrace report: $(head -c 300 "$work/vt.err")"; return 1; }
+	kshark_same_events "$dat"
 }
 
 # same_report: vtrace report printed what trace-cmd report did.

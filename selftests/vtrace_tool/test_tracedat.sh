@@ -28,6 +28,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../kselftest/ktap_helpers.sh"
+. "$here/kshark_check.sh"
 
 VTRACE=${VTRACE:-$top/tools/vtrace/vtrace}
 CAPTURE=${TRACEDAT_CAPTURE:-$here/tracedat_capture}
@@ -56,7 +57,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 18
+ktap_set_plan 19
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -136,6 +137,8 @@ else
 	diff "$work/tc.txt" "$work/vt.txt" | head -5
 	ktap_test_fail "report_matches_trace_cmd_report"
 fi
+
+result "kernelshark_loads_every_event" kshark_same_events "$dat"
 
 seq 1 "$nr_markers" > "$work/expected_markers"
 marker_numbers "$work/tc.txt" > "$work/tc_markers"

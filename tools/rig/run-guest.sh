@@ -161,6 +161,12 @@ env -u LDFLAGS -u ARCH -u CROSS_COMPILE -u PKG_CONFIG_LIBDIR \
 	>>"$work/build.log" 2>&1 ||
 	echo "### vtrace-error building the host's tools/vtrace failed" >>"$console"
 export VTRACE="$work/host-tools/vtrace"
+# And KernelShark's loader, for the same checks.
+env -u LDFLAGS -u ARCH -u CROSS_COMPILE -u PKG_CONFIG_LIBDIR \
+	make -s -C "$top/selftests/vtrace_tool" OUTPUT="$work/host-tools/kshark" \
+	"$work/host-tools/kshark/kshark_load" >>"$work/build.log" 2>&1 ||
+	echo "### vtrace-error building the host's kshark_load failed" >>"$console"
+export KSHARK_LOAD="$work/host-tools/kshark/kshark_load"
 for check in "$top"/selftests/*/check_guest_artifacts.sh; do
 	[ -x "$check" ] || continue
 	name="$(basename "$(dirname "$check")"):$(basename "$check")"
