@@ -9,6 +9,7 @@
 #	all (default)	vtrace.ko against KDIR, and the vtrace helper
 #	module		vtrace.ko only (VTRACE_DEBUG=1 for the trace_printk build)
 #	tools		tools/vtrace/vtrace only
+#	dtbs		device-tree overlays for boards (dts/*.dtbo)
 #	demo		boot a VM with the module and its simulator, show the events
 #	check		every test: host, then each rig kernel; ends "N passed, N failed"
 #	bench		reader benchmarks
@@ -26,6 +27,9 @@ module:
 tools:
 	$(MAKE) -C tools/vtrace
 
+dtbs:
+	$(MAKE) -C dts
+
 demo:
 	tools/rig/demo.sh
 
@@ -41,5 +45,6 @@ install:
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	$(MAKE) -C tools/vtrace clean
+	$(MAKE) -C dts clean
 
-.PHONY: all module tools demo check bench install clean
+.PHONY: all module tools dtbs demo check bench install clean

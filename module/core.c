@@ -48,12 +48,21 @@ static int __init vtrace_init(void)
 	/* Last, as it may start stepping right away (sim_autostart). */
 	ret = vtrace_sim_init(vtrace_debugfs_root);
 	if (ret)
-		vtrace_teardown();
+		goto fail;
+	/* A "vtrace,sim" device-tree node configures the simulator. */
+	ret = vtrace_of_init();
+	if (ret)
+		goto fail;
+	return 0;
+
+fail:
+	vtrace_teardown();
 	return ret;
 }
 
 static void __exit vtrace_exit(void)
 {
+	vtrace_of_exit();
 	vtrace_teardown();
 }
 

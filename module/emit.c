@@ -27,7 +27,6 @@
 #include "vtrace.h"
 
 #define VTRACE_EMIT_MAX_ARGS	6
-#define VTRACE_TMU_NAME_MAX_LEN	15
 
 enum vtrace_arg_type {
 	VTRACE_ARG_POWER_LEVEL,	/* OFF|GLOBAL|COREGROUP|STACKS or 0..3 */
@@ -135,16 +134,29 @@ static int vtrace_parse_ulong(const char *word, union vtrace_arg *arg)
 	return kstrtoul(word, 0, &arg->ulong);
 }
 
-static int vtrace_parse_tmu_name(const char *word, union vtrace_arg *arg)
+/**
+ * vtrace_tmu_name_valid() - check a thermal zone name for tmu_name
+ * @name: the name
+ *
+ * Return: true for 1..VTRACE_TMU_NAME_MAX_LEN characters of [A-Za-z0-9_-].
+ */
+bool vtrace_tmu_name_valid(const char *name)
 {
-	size_t len = strlen(word);
+	size_t len = strlen(name);
 	size_t i;
 
-	if (len > VTRACE_TMU_NAME_MAX_LEN)
-		return -EINVAL;
+	if (!len || len > VTRACE_TMU_NAME_MAX_LEN)
+		return false;
 	for (i = 0; i < len; i++)
-		if (!isalnum(word[i]) && word[i] != '_' && word[i] != '-')
-			return -EINVAL;
+		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
+			return false;
+	return true;
+}
+
+static int vtrace_parse_tmu_name(const char *word, union vtrace_arg *arg)
+{
+	if (!vtrace_tmu_name_valid(word))
+		return -EINVAL;
 	arg->name = word;
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
@@ -23,6 +24,7 @@
 #include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/string.h>
 #include <linux/time64.h>
 #include <linux/workqueue.h>
 
@@ -78,13 +80,11 @@ static const int sim_mpmm_trips_mc[] = { 65000, 80000 };
 
 /**
  * struct sim_tmu_desc - a simulated thermal management unit
- * @name:	thermal zone name, reported as tmu_name
  * @load:	the load that heats it
  * @gain_mc:	temperature above ambient, per load percent, at equilibrium
  * @is_cpu:	the zone throttles CPUs (is_cpu_hw_throttled can be set)
  */
 struct sim_tmu_desc {
-	const char *name;
 	enum sim_load load;
 	int gain_mc;
 	bool is_cpu;
@@ -95,14 +95,22 @@ enum sim_tmu_id {
 	SIM_TMU_MID,
 	SIM_TMU_LITTLE,
 	SIM_TMU_GPU,
-	SIM_NR_TMUS,
+	SIM_NR_TMUS = VTRACE_SIM_NR_TMUS,
 };
 
 static const struct sim_tmu_desc sim_tmus[SIM_NR_TMUS] = {
-	[SIM_TMU_BIG]	 = { "BIG",	SIM_LOAD_BIG,	 650, true },
-	[SIM_TMU_MID]	 = { "MID",	SIM_LOAD_MID,	 550, true },
-	[SIM_TMU_LITTLE] = { "LITTLE",	SIM_LOAD_LITTLE, 400, true },
-	[SIM_TMU_GPU]	 = { "GPU",	SIM_LOAD_GPU,	 600, false },
+	[SIM_TMU_BIG]	 = { SIM_LOAD_BIG,	650, true },
+	[SIM_TMU_MID]	 = { SIM_LOAD_MID,	550, true },
+	[SIM_TMU_LITTLE] = { SIM_LOAD_LITTLE,	400, true },
+	[SIM_TMU_GPU]	 = { SIM_LOAD_GPU,	600, false },
+};
+
+/* Zone names when the device tree gives none (see of.c). */
+static const char *const sim_default_tmu_name[SIM_NR_TMUS] = {
+	[SIM_TMU_BIG]	 = "BIG",
+	[SIM_TMU_MID]	 = "MID",
+	[SIM_TMU_LITTLE] = "LITTLE",
+	[SIM_TMU_GPU]	 = "GPU",
 };
 
 /* CPUs are split into clusters in the proportions of gs101: 4+2+2. */
@@ -142,6 +150,7 @@ struct sim_tmu_state {
  * @tiler_mask:	powered tilers
  * @shader_mask: powered shader cores
  * @tmu:	thermal state of each TMU
+ * @tmu_name:	name each TMU reports (@lock, not needed to read it in a step)
  */
 struct vtrace_sim {
 	struct mutex ctl_lock;	/* serialises start and stop */
@@ -159,6 +168,7 @@ struct vtrace_sim {
 	u64 tiler_mask;
 	u64 shader_mask;
 	struct sim_tmu_state tmu[SIM_NR_TMUS];
+	const char *tmu_name[SIM_NR_TMUS];
 };
 
 /* Thermal pressure last reported for each CPU. */
@@ -345,7 +355,7 @@ static void sim_step_tmu(struct vtrace_sim *s, enum sim_tmu_id id)
 	if (sim_tmu_report_equal(&next, &tmu->report))
 		return;
 	tmu->report = next;
-	trace_thermal_exynos_arm_update(desc->name, next.hw_throttled,
+	trace_thermal_exynos_arm_update(s->tmu_name[id], next.hw_throttled,
 					next.ppm_level, next.ppm_clr_level,
 					next.mpmm_level, next.mpmm_clr_level);
 }
@@ -544,6 +554,46 @@ static int sim_steps_get(void *data, u64 *val)
 
 DEFINE_DEBUGFS_ATTRIBUTE(sim_steps_fops, sim_steps_get, NULL, "%llu\n");
 
+static ssize_t sim_tmu_names_read(struct file *file, char __user *buf,
+				  size_t count, loff_t *ppos)
+{
+	struct vtrace_sim *s = file->private_data;
+	char names[SIM_NR_TMUS * (VTRACE_TMU_NAME_MAX_LEN + 1) + 1];
+	int len = 0;
+	int i;
+
+	mutex_lock(&s->lock);
+	for (i = 0; i < SIM_NR_TMUS; i++)
+		len += scnprintf(names + len, sizeof(names) - len, "%s%c",
+				 s->tmu_name[i], i + 1 < SIM_NR_TMUS ? ' ' : '\n');
+	mutex_unlock(&s->lock);
+	return simple_read_from_buffer(buf, count, ppos, names, len);
+}
+
+static const struct file_operations sim_tmu_names_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= sim_tmu_names_read,
+	.llseek	= default_llseek,
+};
+
+/**
+ * vtrace_sim_set_tmu_names() - name the simulated thermal zones
+ * @names: VTRACE_SIM_NR_TMUS names, for the big, mid and little CPU
+ *	clusters and the GPU, each valid by vtrace_tmu_name_valid(); NULL
+ *	for the defaults (BIG, MID, LITTLE, GPU)
+ *
+ * The strings must stay valid until the names are set again.  Takes
+ * effect from the next step on.
+ */
+void vtrace_sim_set_tmu_names(const char *const *names)
+{
+	mutex_lock(&sim.lock);
+	memcpy(sim.tmu_name, names ?: sim_default_tmu_name,
+	       sizeof(sim.tmu_name));
+	mutex_unlock(&sim.lock);
+}
+
 int vtrace_sim_init(struct dentry *root)
 {
 	struct dentry *dir;
@@ -555,6 +605,7 @@ int vtrace_sim_init(struct dentry *root)
 	}
 	sim.period_ms = sim_period_ms;
 	sim_reset(&sim, sim_seed);
+	vtrace_sim_set_tmu_names(NULL);
 
 	dir = debugfs_create_dir("sim", root);
 	debugfs_create_file_unsafe("running", 0600, dir, &sim,
@@ -564,6 +615,7 @@ int vtrace_sim_init(struct dentry *root)
 	debugfs_create_file_unsafe("seed", 0600, dir, &sim, &sim_seed_fops);
 	debugfs_create_file_unsafe("step", 0200, dir, &sim, &sim_step_fops);
 	debugfs_create_file_unsafe("steps", 0400, dir, &sim, &sim_steps_fops);
+	debugfs_create_file("tmu_names", 0400, dir, &sim, &sim_tmu_names_fops);
 
 	if (sim_autostart)
 		sim_start(&sim);

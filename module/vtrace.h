@@ -7,6 +7,7 @@
 #define _VTRACE_H
 
 #include <linux/dcache.h>
+#include <linux/types.h>
 
 /* Longest accepted emit command, without its optional trailing newline. */
 #define VTRACE_EMIT_MAX_LEN	255
@@ -15,9 +16,19 @@
 #define VTRACE_BURST_EVENT_ID	0x10000
 
 void vtrace_emit_init(struct dentry *root);
+bool vtrace_tmu_name_valid(const char *name);
+
+/* Simulated thermal zones: big, mid and little CPU clusters, and the GPU. */
+#define VTRACE_SIM_NR_TMUS	4
+/* Longest TMU name that emit commands and the device tree may give. */
+#define VTRACE_TMU_NAME_MAX_LEN	15
 
 int vtrace_sim_init(struct dentry *root);
 void vtrace_sim_exit(void);
+void vtrace_sim_set_tmu_names(const char *const *names);
+
+int vtrace_of_init(void);
+void vtrace_of_exit(void);
 
 void vtrace_burst_init(struct dentry *root);
 void vtrace_burst_exit(void);

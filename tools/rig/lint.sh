@@ -4,7 +4,8 @@
 # lint.sh - static checks as KTAP: the module builds without a warning at
 # W=1 and under sparse (C=1) against each rig kernel's headers, checkpatch
 # --strict is clean on module/, the default build has no trace_printk in it,
-# and tools/ is formatted with the kernel's .clang-format.
+# tools/ is formatted with the kernel's .clang-format, and the device-tree
+# overlays in dts/ compile without a dtc warning.
 
 set -uo pipefail
 
@@ -21,7 +22,7 @@ result() {
 }
 
 echo "TAP version 13"
-echo "1..$((${#targets[@]} + 3))"
+echo "1..$((${#targets[@]} + 4))"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -64,3 +65,8 @@ for f in "${tool_files[@]}"; do
 	fi
 done
 result "$unformatted" "tools/ C files clang-formatted: $unformatted differ"
+
+dtc_out=$(make -s -C "$top/dts" check 2>&1)
+dtc_problems=$(grep -c . <<<"$dtc_out")
+[ "$dtc_problems" = 0 ] || sed 's/^/# /' <<<"$dtc_out"
+result "$dtc_problems" "dts/ overlays compile without dtc warnings: $dtc_problems lines"

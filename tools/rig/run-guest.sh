@@ -124,10 +124,27 @@ x86_64) machine=(-M pc -accel tcg,thread=single -cpu max) ;;
 arm64) machine=(-M virt -accel tcg -cpu max) ;;
 esac
 
+machine+=(-m 1024 -smp 2)
+
+# arm64 boots with dts/vtrace-sim.dtso applied to the virt machine's own
+# device tree, as a board's boot loader applies an overlay: the module's
+# "vtrace,sim" driver binds to it (selftests/vtrace/of_sim).
+dtb=()
+if [ "$ARCH" = arm64 ]; then
+	log "applying dts/vtrace-sim.dtso to the virt machine's device tree"
+	make -s -C "$work/src/dts" >>"$work/build.log" 2>&1 &&
+		"$QEMU" "${machine[@]}" -machine dumpdtb="$work/virt.dtb" \
+			-nographic </dev/null >>"$work/build.log" 2>&1 &&
+		fdtoverlay -i "$work/virt.dtb" -o "$work/virt-vtrace.dtb" \
+			"$work/src/dts/vtrace-sim.dtbo" >>"$work/build.log" 2>&1 ||
+		{ cat "$work/build.log" >&2; exit 1; }
+	dtb=(-dtb "$work/virt-vtrace.dtb")
+fi
+
 log "booting $KVER ($mode)"
 console="$work/console.log"
 set +e
-timeout "$guest_timeout" "$QEMU" "${machine[@]}" -m 1024 -smp 2 \
+timeout "$guest_timeout" "$QEMU" "${machine[@]}" "${dtb[@]}" \
 	-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$work/initramfs.gz" \
 	-append "console=$CONSOLE panic=-1 loglevel=3 vtrace.mode=$mode" \
 	</dev/null | tr -d '\r' | tee "$console" |
