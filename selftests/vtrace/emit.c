@@ -473,8 +473,12 @@ static void count_writes(const struct vt_record *rec, void *arg)
 		s->hits[gpu][val]++;
 }
 
-/* 4 threads x 1000 commands: every one recorded exactly once, intact. */
-TEST_F(emit, concurrent_writers)
+/*
+ * 4 threads x 1000 commands: every one recorded exactly once, intact.
+ * (Under TCG on a busy host the 4000 writes took longer than the
+ * harness's default 30 s once.)
+ */
+TEST_F_TIMEOUT(emit, concurrent_writers, 120)
 {
 	struct writer w[WRITERS];
 	pthread_t tid[WRITERS];
