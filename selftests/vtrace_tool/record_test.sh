@@ -65,7 +65,7 @@ command -v trace-cmd > /dev/null && have_trace_cmd=1
 have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 
-ktap_set_plan 16
+ktap_set_plan 17
 
 # One result from the checks made since the last one: expect CMD... runs a
 # check and remembers a failure together with the command.
@@ -341,7 +341,8 @@ result "record_mounts_tracefs_when_unmounted"
 
 if [ $have_module = 0 ]; then
 	for t in burst_every_event_exact simulator_events_kept \
-		 module_unloaded_mid_record cpu_offline_online_mid_record; do
+		 module_unloaded_mid_record cpu_offline_online_mid_record \
+		 cpu_first_online_mid_record; do
 		ktap_test_skip "record_$t (vtrace.ko not loaded)"
 	done
 	ktap_finished
@@ -422,6 +423,7 @@ result "record_module_unloaded_mid_record"
 # one with it back; every event of both is kept.
 if [ ! -w "$cpu1" ]; then
 	ktap_test_skip "record_cpu_offline_online_mid_record (no cpu1 hotplug)"
+	ktap_test_skip "record_cpu_first_online_mid_record (no cpu1 hotplug)"
 	ktap_finished
 fi
 start_background -e mali/mali_pm_status -b 8192 --json -o "$work/cpuhp.dat"
@@ -443,5 +445,26 @@ expect [ "$(json_num lost "$work/json")" = 0 ]
 printf 'offline: %s\nonline: %s\n' "$first" "$second" | expected cpuhp
 keep "$work/cpuhp.dat" cpuhp
 result "record_cpu_offline_online_mid_record ($first + $second events)"
+
+# A CPU offline when the recording makes its instance has no ring buffer
+# there until it first comes online: it is read from then on.
+late=vtrace_rec_late_$$
+echo 0 > "$cpu1"
+"$VTRACE" record --instance "$late" --background -e mali/mali_pm_status \
+	-b 8192 --json -o "$work/late.dat" > "$work/bgpid" 2> "$work/err"
+expect [ $? = 0 ]
+echo 1 > "$cpu1"
+expect [ "$(cat "$cpu1")" = 1 ]
+sleep 1.5 # the recorder looks for new CPUs once a second
+run_burst 3000
+"$VTRACE" stop --instance "$late" > "$work/stop" 2> "$work/err"
+expect [ $? = 0 ]
+grep '^{' "$work/stop" > "$work/json"
+cpu1_events=$(sed -n 's/.*{"cpu":1,"events":\([0-9]*\),.*/\1/p' "$work/json")
+expect [ "$(json_num events "$work/json")" = "$(emitted)" ]
+expect [ "$cpu1_events" = 3000 ]
+expect [ "$(json_num lost "$work/json")" = 0 ]
+expect [ ! -d "$TRACEFS/instances/$late" ]
+result "record_cpu_first_online_mid_record (cpu1: ${cpu1_events:-none} of $(emitted) events)"
 
 ktap_finished

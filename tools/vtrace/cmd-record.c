@@ -773,22 +773,61 @@ static void *record_cpu(void *arg)
 	return NULL;
 }
 
+static int start_thread(struct recorder *r, int cpu)
+{
+	struct cpu_thread *t = &r->threads[cpu];
+	int err;
+
+	err = pthread_create(&t->id, NULL, record_cpu, t);
+	if (err) {
+		vtrace_err("cannot start the reader of cpu%d: %s", cpu,
+			   strerror(err));
+		return -err;
+	}
+	t->running = true;
+	return 0;
+}
+
 static int start_threads(struct recorder *r)
 {
-	struct cpu_thread *t;
-	int cpu, err;
+	int cpu, ret;
 
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		if (!r->readers[cpu])
 			continue;
-		t = &r->threads[cpu];
-		err = pthread_create(&t->id, NULL, record_cpu, t);
-		if (err) {
-			vtrace_err("cannot start the reader of cpu%d: %s", cpu,
-				   strerror(err));
-			return -err;
+		ret = start_thread(r, cpu);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * A CPU first online during the recording (the instance was made while it
+ * was offline) gets its ring buffer only then: read it from then on.
+ */
+static int adopt_new_cpus(struct recorder *r)
+{
+	int cpu, ret;
+
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (r->readers[cpu])
+			continue;
+		ret = vtrace_ring_reader_open(r->tfs, cpu, r->opts->path,
+					      &r->readers[cpu]);
+		if (ret == -ENODEV)
+			continue;
+		if (ret) {
+			vtrace_err(
+				"cannot open per_cpu/cpu%d/trace_pipe_raw: %s",
+				cpu, strerror(-ret));
+			return ret;
 		}
-		t->running = true;
+		if (r->opts->verbose)
+			vtrace_warn("cpu%d came online: reading it too", cpu);
+		ret = start_thread(r, cpu);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -853,6 +892,8 @@ static int record_loop(struct recorder *r)
 			ret = -errno;
 			vtrace_err("poll: %s", strerror(errno));
 		}
+		if (!ret)
+			ret = adopt_new_cpus(r);
 		if (show)
 			progress(r, since(&r->start));
 	}

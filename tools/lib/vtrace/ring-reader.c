@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,18 @@ static int read_subbuf_size(size_t *size)
 	return 0;
 }
 
+/*
+ * A CPU that has not been online since the buffer was made (an instance
+ * created while it was offline) has no ring buffer yet: the kernel then
+ * answers poll() with POLLERR, on every path.
+ */
+static bool has_buffer(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) < 0 || !(pfd.revents & POLLERR);
+}
+
 static int open_path(struct vtrace_ring_reader *reader,
 		     const struct vtrace_ring_reader_ops *ops)
 {
@@ -112,7 +125,8 @@ static int open_path(struct vtrace_ring_reader *reader,
  *
  * Open readers before tracing starts: a mapped buffer cannot be resized.
  * Returns 0; -EOPNOTSUPP when @path was forced and the kernel lacks it;
- * -ENODEV when @cpu has no buffer; other negative errnos from tracefs.
+ * -ENODEV when @cpu has no buffer (not a CPU, or not online since the
+ * buffer was made: try again once it is); other negative errnos.
  */
 int vtrace_ring_reader_open(struct tracefs_instance *instance, int cpu,
 			    enum vtrace_reader_path path,
@@ -141,6 +155,10 @@ int vtrace_ring_reader_open(struct tracefs_instance *instance, int cpu,
 	if (reader->fd < 0) {
 		ret = errno == ENOENT ? -ENODEV : (errno ? -errno : -EIO);
 		goto fail_kbuf;
+	}
+	if (!has_buffer(reader->fd)) {
+		ret = -ENODEV;
+		goto fail_fd;
 	}
 
 	switch (path) {
