@@ -561,8 +561,20 @@ static void add_options(struct vt_tracedat *td, struct out_buf *b)
 	int len;
 
 	buf_add(b, "options  ", 10);
-	/* An empty clock option: the clock follows the flyrecord offsets. */
-	buf_add_option(b, OPTION_TRACECLOCK, NULL, 0);
+	/*
+	 * In v6 the clock follows the flyrecord offsets, and the option only
+	 * says so; but libtracecmd 1.3 also parses the option's bytes as a
+	 * trace_clock text (v7 keeps the clock there), unterminated: an
+	 * empty option had it read uninitialised memory, and now and then
+	 * trace-cmd report printed raw timestamps. So it names the clock too.
+	 */
+	len = asprintf(&text, "[%s]", td->clock);
+	if (len < 0) {
+		b->err = -ENOMEM;
+		return;
+	}
+	buf_add_option(b, OPTION_TRACECLOCK, text, len + 1);
+	free(text);
 	add_cpu_stats(td, b);
 	if (!uname(&u)) {
 		len = asprintf(&text, "%s %s %s %s", u.sysname, u.nodename,
