@@ -48,10 +48,11 @@
 /* Longest sleep between two looks at the buffers, and progress updates. */
 #define RECORD_TICK_MS 1000
 /*
- * Sub-buffer size for the mmap reader, where the kernel lets it be chosen
- * (6.8 and later): that reader pays one TRACE_MMAP_IOCTL_GET_READER and one
- * write per sub-buffer, so 64 KB ones take a sixteenth of the calls of 4 KB
- * pages (record-bench.sh: a third less reader CPU per MB).
+ * Sub-buffer size, where the kernel lets it be chosen (6.8 and later).
+ * Every reader pays per sub-buffer: the mmap reader one GET_READER ioctl
+ * and one write, the splice and read readers one page swap in the kernel
+ * and one write; 64 KB ones take a sixteenth of the calls of 4 KB pages
+ * (record-bench.sh: the splice reader's CPU per MB went from 2.8 to N ms).
  */
 #define RECORD_SUBBUF_KB 64
 
@@ -87,6 +88,9 @@ struct cpu_thread {
 	bool running;
 	/* After a write failure: sub-buffers are drained, not written. */
 	bool discarding;
+	/* ... these events and bytes of them, counted as lost. */
+	unsigned long long discarded_events;
+	unsigned long long discarded_bytes;
 	int err;
 };
 
@@ -113,8 +117,6 @@ struct recorder {
 	pthread_mutex_t lock;
 	/* The first write failure; every CPU then stops writing. */
 	int write_err;
-	/* What each CPU had written when it stopped writing. */
-	struct vtrace_ring_stats *written;
 	/* What each CPU has written so far, for progress(). */
 	struct vtrace_ring_stats *shown;
 	struct vtrace_ring_counters *end;
@@ -448,30 +450,13 @@ static int open_readers(struct recorder *r)
 }
 
 /*
- * Large sub-buffers for the mmap reader only: the splice and read readers
- * size their reads from events/header_page, which tells page-sized ones.
- * A reader is opened and closed again to learn which path the kernel
- * offers, as the size can only change while the buffer is not mapped.
+ * Large sub-buffers, where the kernel lets them be chosen (6.8 and later),
+ * whatever the reader: fewer, larger hand-overs (see RECORD_SUBBUF_KB).
  */
 static int choose_subbuf_size(struct recorder *r)
 {
-	struct vtrace_ring_reader *probe = NULL;
-	enum vtrace_reader_path path;
-	int cpu, ret = -ENODEV;
+	int ret = vtrace_settings_set_subbuf_kb(&r->settings, RECORD_SUBBUF_KB);
 
-	if (r->opts->path != VTRACE_READER_AUTO &&
-	    r->opts->path != VTRACE_READER_MMAP)
-		return 0;
-	for (cpu = 0; cpu < r->nr_cpus && ret == -ENODEV; cpu++)
-		ret = vtrace_ring_reader_open(r->tfs, cpu, r->opts->path,
-					      &probe);
-	if (ret)
-		return 0; /* open_readers() tells why */
-	path = vtrace_ring_reader_path(probe);
-	vtrace_ring_reader_close(probe);
-	if (path != VTRACE_READER_MMAP)
-		return 0;
-	ret = vtrace_settings_set_subbuf_kb(&r->settings, RECORD_SUBBUF_KB);
 	return ret == -EOPNOTSUPP ? 0 : ret;
 }
 
@@ -537,10 +522,9 @@ static int record_setup(struct recorder *r)
 	r->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	r->readers = calloc(r->nr_cpus, sizeof(*r->readers));
 	r->threads = calloc(r->nr_cpus, sizeof(*r->threads));
-	r->written = calloc(r->nr_cpus, sizeof(*r->written));
 	r->shown = calloc(r->nr_cpus, sizeof(*r->shown));
 	r->end = calloc(r->nr_cpus, sizeof(*r->end));
-	if (!r->readers || !r->threads || !r->written || !r->shown || !r->end) {
+	if (!r->readers || !r->threads || !r->shown || !r->end) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -658,6 +642,12 @@ static int write_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
 /* After a write failure: empty the buffer, count what it held as lost. */
 static int discard_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
 {
+	struct recorder *r = ctx;
+	struct cpu_thread *t = &r->threads[cpu];
+
+	t->discarded_events +=
+		vtrace_ring_subbuf_events(r->readers[cpu], subbuf);
+	t->discarded_bytes += size;
 	return 0;
 }
 
@@ -671,12 +661,13 @@ static bool write_failed(struct recorder *r)
 	return failed;
 }
 
-/* Keep what this CPU has written; discard the rest from now on. */
+/*
+ * Keep what this CPU has written; discard the rest from now on (the
+ * sub-buffer a write refused is offered again, and discarded).
+ */
 static void stop_writing(struct cpu_thread *t)
 {
 	t->discarding = true;
-	t->r->written[t->cpu] =
-		*vtrace_ring_reader_stats(t->r->readers[t->cpu]);
 }
 
 static void note_write_error(struct recorder *r, int err)
@@ -724,9 +715,9 @@ static void publish_stats(struct cpu_thread *t)
 	struct recorder *r = t->r;
 
 	pthread_mutex_lock(&r->lock);
-	r->shown[t->cpu] =
-		t->discarding ? r->written[t->cpu] :
-				*vtrace_ring_reader_stats(r->readers[t->cpu]);
+	r->shown[t->cpu] = *vtrace_ring_reader_stats(r->readers[t->cpu]);
+	r->shown[t->cpu].events -= t->discarded_events;
+	r->shown[t->cpu].bytes -= t->discarded_bytes;
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -984,7 +975,6 @@ static int record_teardown(struct recorder *r, bool finish)
 		close(r->failed_fd);
 	free(r->readers);
 	free(r->threads);
-	free(r->written);
 	free(r->shown);
 	free(r->end);
 	free(r->changes);
@@ -999,13 +989,13 @@ struct cpu_summary {
 static void cpu_summary(const struct recorder *r, int cpu,
 			struct cpu_summary *s)
 {
-	const struct vtrace_ring_stats *st, *all;
+	const struct cpu_thread *t = &r->threads[cpu];
+	const struct vtrace_ring_stats *all;
 	unsigned long long by_buffer;
 
 	all = vtrace_ring_reader_stats(r->readers[cpu]);
-	st = r->threads[cpu].discarding ? &r->written[cpu] : all;
-	s->events = st->events;
-	s->bytes = st->bytes;
+	s->events = all->events - t->discarded_events;
+	s->bytes = all->bytes - t->discarded_bytes;
 	/*
 	 * The buffer counts what it overwrote or dropped; sub-buffer
 	 * headers tell the same from the reader's side. Events drained
@@ -1014,7 +1004,7 @@ static void cpu_summary(const struct recorder *r, int cpu,
 	by_buffer = vtrace_ring_counters_lost(&r->end[cpu]);
 	s->lost = by_buffer > all->missed_events ? by_buffer :
 						   all->missed_events;
-	s->lost += all->events - st->events;
+	s->lost += t->discarded_events;
 }
 
 static void print_summary(const struct recorder *r)

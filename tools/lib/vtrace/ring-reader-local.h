@@ -11,6 +11,7 @@
 #include <vtrace/ring-reader.h>
 
 struct kbuffer;
+struct tracefs_instance;
 
 /**
  * struct vtrace_ring_reader_ops - one way of reading trace_pipe_raw
@@ -18,8 +19,8 @@ struct kbuffer;
  * @open: set up on @reader->fd (opened O_RDONLY | O_NONBLOCK); return
  *	-EOPNOTSUPP when this kernel does not offer the path
  * @consume: hand out complete sub-buffers through
- *	vtrace_ring_reader_emit() or vtrace_ring_reader_emit_counted(), at
- *	most @max (0: no limit); with @drain,
+ *	vtrace_ring_reader_emit_counted(), at most @max (0: no limit),
+ *	and keep @reader->stats.events current; with @drain,
  *	tracing is off and partly filled sub-buffers are handed out too,
  *	until the buffer is empty
  * @close: undo @open (the descriptor is closed by the caller)
@@ -34,6 +35,7 @@ struct vtrace_ring_reader_ops {
 
 struct vtrace_ring_reader {
 	const struct vtrace_ring_reader_ops *ops;
+	struct tracefs_instance *instance;
 	int cpu;
 	int fd;
 	size_t subbuf_size;
@@ -46,9 +48,6 @@ extern const struct vtrace_ring_reader_ops vtrace_ring_mmap_ops;
 extern const struct vtrace_ring_reader_ops vtrace_ring_splice_ops;
 extern const struct vtrace_ring_reader_ops vtrace_ring_read_ops;
 
-int vtrace_ring_reader_emit(struct vtrace_ring_reader *reader,
-			    const void *subbuf, vtrace_ring_subbuf_fn fn,
-			    void *ctx);
 int vtrace_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
 				    const void *subbuf,
 				    unsigned long long events,

@@ -13,6 +13,15 @@
  * trace_pipe_raw, the kernel copying it out.  Unlike splice() it also
  * returns the partly filled sub-buffer the writer is on, so it needs
  * nothing extra to drain.
+ *
+ * Both count events from the kernel's side, the CPU's "read events"
+ * (per_cpu/cpuN/stats), which the kernel advances by a whole sub-buffer's
+ * entries when it hands one over, instead of walking every event of every
+ * sub-buffer (which cost a third of the reader's CPU). It is read after
+ * each consume; a sub-buffer the callback refused is kept and offered
+ * again first, so once the buffer is drained the count is exactly the
+ * events handed out. (Another reader of the same CPU's buffer, which
+ * there should not be, would count too.)
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,20 +29,32 @@
 
 #include <tracefs.h>
 
+#include <vtrace/ring-stats.h>
+
 #include "ring-reader-local.h"
 
 struct tcpu_state {
 	struct tracefs_cpu *tcpu;
 	void *buf;
+	bool pending; /* @buf holds a sub-buffer not handed out yet */
+	unsigned long long base; /* "read events" when counting (re)started */
+	unsigned long long last; /* "read events" last seen */
+	unsigned long long before; /* events counted before a buffer reset */
 };
 
 static int tcpu_open(struct vtrace_ring_reader *reader)
 {
+	struct vtrace_ring_counters c;
 	struct tcpu_state *st;
+	int ret;
 
+	ret = vtrace_ring_counters_read(reader->instance, reader->cpu, &c);
+	if (ret)
+		return ret;
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
+	st->base = st->last = c.read_events;
 	if (posix_memalign(&st->buf, sysconf(_SC_PAGESIZE),
 			   reader->subbuf_size)) {
 		free(st);
@@ -59,6 +80,42 @@ static void tcpu_close(struct vtrace_ring_reader *reader)
 	free(st);
 }
 
+/*
+ * Events consumed since open, from the kernel's counter. A buffer reset
+ * (the tracing core resets every buffer when a module whose events were
+ * used is unloaded) sets it back to 0: what was counted before stays.
+ */
+static void count_events(struct vtrace_ring_reader *reader)
+{
+	struct tcpu_state *st = reader->priv;
+	struct vtrace_ring_counters c;
+
+	if (vtrace_ring_counters_read(reader->instance, reader->cpu, &c))
+		return;
+	if (c.read_events < st->last) {
+		st->before += st->last - st->base;
+		st->base = 0;
+	}
+	st->last = c.read_events;
+	reader->stats.events = st->before + c.read_events - st->base;
+	/* The one in @buf is counted by the kernel, not handed out yet. */
+}
+
+/* Hand out the sub-buffer in st->buf, keeping it when refused. */
+static int hand_out(struct vtrace_ring_reader *reader, vtrace_ring_subbuf_fn fn,
+		    void *ctx)
+{
+	struct tcpu_state *st = reader->priv;
+	int ret;
+
+	if (!st->pending)
+		return 0;
+	ret = vtrace_ring_reader_emit_counted(reader, st->buf, 0, fn, ctx);
+	if (!ret)
+		st->pending = false;
+	return ret;
+}
+
 /* -1 with EAGAIN is "nothing to read", as 0 is. */
 static int read_result(int ret)
 {
@@ -67,20 +124,25 @@ static int read_result(int ret)
 	return errno == EAGAIN ? 0 : -errno;
 }
 
-static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
-			  unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
+static int splice_consume_counted(struct vtrace_ring_reader *reader, bool drain,
+				  unsigned int max, vtrace_ring_subbuf_fn fn,
+				  void *ctx)
 {
 	struct tcpu_state *st = reader->priv;
 	unsigned long long start = reader->stats.subbufs;
 	int ret;
 
+	ret = hand_out(reader, fn, ctx);
+	if (ret)
+		return ret;
 	/*
 	 * Empty the pipe before any flush: tracefs_cpu_flush() reads the
 	 * file, not the pipe, so sub-buffers left in the pipe would be lost.
 	 */
 	while ((ret = read_result(tracefs_cpu_buffered_read(st->tcpu, st->buf,
 							    true))) > 0) {
-		ret = vtrace_ring_reader_emit(reader, st->buf, fn, ctx);
+		st->pending = true;
+		ret = hand_out(reader, fn, ctx);
 		if (ret)
 			return ret;
 		/* What stays in the pipe is read first next time. */
@@ -91,10 +153,20 @@ static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
 		return ret;
 
 	while ((ret = read_result(tracefs_cpu_flush(st->tcpu, st->buf))) > 0) {
-		ret = vtrace_ring_reader_emit(reader, st->buf, fn, ctx);
+		st->pending = true;
+		ret = hand_out(reader, fn, ctx);
 		if (ret)
 			return ret;
 	}
+	return ret;
+}
+
+static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
+			  unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
+{
+	int ret = splice_consume_counted(reader, drain, max, fn, ctx);
+
+	count_events(reader);
 	return ret;
 }
 
@@ -105,23 +177,37 @@ const struct vtrace_ring_reader_ops vtrace_ring_splice_ops = {
 	.close = tcpu_close,
 };
 
-static int read_consume(struct vtrace_ring_reader *reader, bool drain,
-			unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
+static int read_consume_counted(struct vtrace_ring_reader *reader,
+				unsigned int max, vtrace_ring_subbuf_fn fn,
+				void *ctx)
 {
 	struct tcpu_state *st = reader->priv;
 	unsigned long long start = reader->stats.subbufs;
 	int ret;
 
+	ret = hand_out(reader, fn, ctx);
+	if (ret)
+		return ret;
 	for (;;) {
 		if (max && reader->stats.subbufs - start >= max)
 			return 0;
 		ret = read_result(tracefs_cpu_read(st->tcpu, st->buf, true));
 		if (ret <= 0)
 			return ret;
-		ret = vtrace_ring_reader_emit(reader, st->buf, fn, ctx);
+		st->pending = true;
+		ret = hand_out(reader, fn, ctx);
 		if (ret)
 			return ret;
 	}
+}
+
+static int read_consume(struct vtrace_ring_reader *reader, bool drain,
+			unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
+{
+	int ret = read_consume_counted(reader, max, fn, ctx);
+
+	count_events(reader);
+	return ret;
 }
 
 const struct vtrace_ring_reader_ops vtrace_ring_read_ops = {

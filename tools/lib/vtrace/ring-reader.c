@@ -64,15 +64,18 @@ int vtrace_reader_path_parse(const char *name, enum vtrace_reader_path *path)
 	return -EINVAL;
 }
 
-/* The sub-buffer size, from the layout the kernel publishes in header_page. */
-static int read_subbuf_size(size_t *size)
+/*
+ * The sub-buffer size, from the layout the kernel publishes in the
+ * instance's header_page (buffer_subbuf_size_kb is per instance).
+ */
+static int read_subbuf_size(struct tracefs_instance *instance, size_t *size)
 {
 	struct tep_handle *tep;
 	char *buf;
 	int len;
 	int ret;
 
-	buf = tracefs_instance_file_read(NULL, "events/header_page", &len);
+	buf = tracefs_instance_file_read(instance, "events/header_page", &len);
 	if (!buf)
 		return errno ? -errno : -ENOENT;
 	tep = tep_alloc();
@@ -140,7 +143,8 @@ int vtrace_ring_reader_open(struct tracefs_instance *instance, int cpu,
 	if (!reader)
 		return -ENOMEM;
 	reader->cpu = cpu;
-	ret = read_subbuf_size(&reader->subbuf_size);
+	reader->instance = instance;
+	ret = read_subbuf_size(instance, &reader->subbuf_size);
 	if (ret)
 		goto fail;
 	reader->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST,
@@ -323,8 +327,8 @@ size_t vtrace_ring_subbuf_capacity(struct vtrace_ring_reader *reader)
  * @fn: the caller's callback
  * @ctx: passed to @fn
  *
- * For a path that learns the number of events from the kernel (mmap).
- * Empty sub-buffers are skipped. The missed-events flags the kernel sets
+ * The paths learn the number of events from the kernel, which counts
+ * them as it hands sub-buffers over. Empty sub-buffers are skipped. The missed-events flags the kernel sets
  * in the header after an overrun are decoded with libtraceevent's kbuffer.
  */
 int vtrace_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
@@ -358,27 +362,25 @@ int vtrace_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
 }
 
 /**
- * vtrace_ring_reader_emit - count a sub-buffer's events and hand it out
+ * vtrace_ring_subbuf_events - count the events in a sub-buffer
  * @reader: the reader it was read by
- * @subbuf: the sub-buffer, @reader->subbuf_size bytes
- * @fn: the caller's callback
- * @ctx: passed to @fn
+ * @subbuf: the sub-buffer, as handed out
  *
- * The events are counted by walking the sub-buffer with libtraceevent's
- * kbuffer; see vtrace_ring_reader_emit_counted() for the rest.
+ * Walks it with libtraceevent's kbuffer (padding and time stamps are not
+ * events). The readers count from the kernel's side; this is for a
+ * caller that needs one sub-buffer's share, such as one it discards.
  */
-int vtrace_ring_reader_emit(struct vtrace_ring_reader *reader,
-			    const void *subbuf, vtrace_ring_subbuf_fn fn,
-			    void *ctx)
+unsigned long long vtrace_ring_subbuf_events(struct vtrace_ring_reader *reader,
+					     const void *subbuf)
 {
 	struct kbuffer *kbuf = reader->kbuf;
 	unsigned long long events = 0;
 	void *event;
 
 	if (kbuffer_load_subbuffer(kbuf, (void *)subbuf) < 0)
-		return -EINVAL;
+		return 0;
 	for (event = kbuffer_read_event(kbuf, NULL); event;
 	     event = kbuffer_next_event(kbuf, NULL))
 		events++;
-	return vtrace_ring_reader_emit_counted(reader, subbuf, events, fn, ctx);
+	return events;
 }

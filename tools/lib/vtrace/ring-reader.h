@@ -39,7 +39,9 @@ enum vtrace_reader_path {
  * struct vtrace_ring_stats - what one reader handed out
  * @subbufs: sub-buffers passed to the callback
  * @bytes: their size, @subbufs times the sub-buffer size
- * @events: events in them (padding and time stamps not counted)
+ * @events: events in them (padding and time stamps not counted), as
+ *	the kernel counted them while handing the sub-buffers over; exact
+ *	once the buffer is drained
  * @missed_subbufs: sub-buffers whose header says events were lost before
  *	them (the ring buffer was overrun)
  * @missed_events: events lost, as far as those headers tell the count
@@ -80,6 +82,9 @@ enum vtrace_reader_path
 vtrace_ring_reader_path(const struct vtrace_ring_reader *reader);
 const struct vtrace_ring_stats *
 vtrace_ring_reader_stats(const struct vtrace_ring_reader *reader);
+
+unsigned long long vtrace_ring_subbuf_events(struct vtrace_ring_reader *reader,
+					     const void *subbuf);
 
 const char *vtrace_reader_path_name(enum vtrace_reader_path path);
 int vtrace_reader_path_parse(const char *name, enum vtrace_reader_path *path);
