@@ -12,7 +12,7 @@
 #	dtbs		device-tree overlays for boards (dts/*.dtbo)
 #	demo		boot a VM with the module and its simulator, show the events
 #	check		every test: host, then each rig kernel; ends "N passed, N failed"
-#	bench		reader benchmarks
+#	bench		reader benchmarks: the host's tracefs, then the burst in a guest
 #	install		the helper, its man page and example category files
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -38,6 +38,8 @@ check:
 
 bench: tools
 	tools/bench/record-bench.sh
+	tools/rig/setup.sh
+	tools/rig/run-guest.sh --bench 6.12-amd64
 
 install:
 	$(MAKE) -C tools/vtrace install

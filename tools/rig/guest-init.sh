@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # /init of the rig's initramfs.  Mounts what the tests need, loads vtrace.ko,
-# runs every listed kselftest (or the demo) and powers off.  Every line the
+# runs every listed kselftest (or the demo, or the burst benchmark) and
+# powers off.  Every line the
 # host parses is framed by "### vtrace-" markers; test output is KTAP.
 
 export PATH=/bin:/sbin
@@ -66,8 +67,17 @@ run_tests() {
 	echo "### vtrace-dmesg END"
 }
 
+run_bench() {
+	insmod "$VTRACE_KO" || return
+	echo "### vtrace-bench BEGIN"
+	PATH=/usr/bin:$PATH sh /vtrace/bench/guest-burst-bench.sh
+	echo "### vtrace-bench END"
+	rmmod vtrace
+}
+
 case "$mode" in
 demo) run_demo ;;
+bench) run_bench ;;
 *) run_tests ;;
 esac
 

@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-guest.sh [--demo] TARGET - build vtrace.ko (default and debug builds),
+# run-guest.sh [--demo|--bench] TARGET - build vtrace.ko (default and debug builds),
 # the helper and every selftests/ directory for TARGET's kernel and arch, pack
 # them into a busybox initramfs, boot the Debian kernel under QEMU (TCG) and
 # check the console.  TARGET: 6.12-amd64, 6.12-arm64 or 6.1-amd64.
 #
 # Without --demo, the guest runs the kselftests and the result of the console
 # check is printed by console-check.sh; the exit status is non-zero on any
-# failure.  Work files go to .cache/rig/TARGET/.
+# failure.  --bench runs tools/bench/guest-burst-bench.sh instead, with the
+# host's trace-cmd in the initramfs (x86_64 targets), and prints its table.
+# Work files go to .cache/rig/TARGET/.
 
 set -euo pipefail
 
@@ -17,11 +19,13 @@ set -euo pipefail
 unset MAKELEVEL MAKEFLAGS MFLAGS
 
 mode=tests
-if [ "${1:-}" = --demo ]; then
-	mode=demo
+case "${1:-}" in
+--demo | --bench)
+	mode=${1#--}
 	shift
-fi
-target=${1:?usage: run-guest.sh [--demo] TARGET}
+	;;
+esac
+target=${1:?usage: run-guest.sh [--demo|--bench] TARGET}
 rig=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$rig/../.." && pwd)
 work="$top/.cache/rig/$target"
@@ -113,6 +117,18 @@ for applet in $(busybox --list); do
 	[ "$applet" = busybox ] || ln -sf busybox "$stage/bin/$applet"
 done
 install -m 0755 "$rig/guest-init.sh" "$stage/init"
+if [ "$mode" = bench ]; then
+	# The peer tool, with the shared libraries it needs, at the paths the
+	# host has them: the guest's arch is the host's.
+	[ "$ARCH" = x86_64 ] || { log "--bench needs an x86_64 target"; exit 2; }
+	mkdir -p "$stage/vtrace/bench" "$stage/usr/bin"
+	cp "$top/tools/bench/guest-burst-bench.sh" "$stage/vtrace/bench/"
+	cp /usr/bin/trace-cmd "$stage/usr/bin/"
+	for lib in $(ldd /usr/bin/trace-cmd | grep -o '/[^ ]*'); do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+fi
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
 
 # x86_64 runs its vCPUs on one host thread: under multi-threaded TCG the
@@ -147,7 +163,7 @@ set +e
 timeout "$guest_timeout" "$QEMU" "${machine[@]}" "${dtb[@]}" \
 	-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$work/initramfs.gz" \
 	-append "console=$CONSOLE panic=-1 loglevel=3 vtrace.mode=$mode" \
-	</dev/null | tr -d '\r' | tee "$console" |
+	</dev/null | stdbuf -oL tr -d '\r' | tee "$console" |
 	if [ "$mode" = demo ]; then cat; else cat >/dev/null; fi
 qemu_rc=${PIPESTATUS[0]}
 set -e
@@ -157,6 +173,12 @@ if [ "$qemu_rc" = 124 ]; then
 fi
 
 [ "$mode" = demo ] && exit 0
+if [ "$mode" = bench ]; then
+	sed -n '/^### vtrace-bench BEGIN/,/^### vtrace-bench END/p' "$console" |
+		sed '1d;$d'
+	grep -q '^### vtrace-bench END' "$console"
+	exit
+fi
 
 # Files the tests left in the guest's $VTRACE_OUT came back base64-framed on
 # the console.  Decode them and let each selftests directory check them with
