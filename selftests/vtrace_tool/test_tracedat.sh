@@ -57,7 +57,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 19
+ktap_set_plan 20
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -293,14 +293,43 @@ expect_error "corrupt_commit_of_last_cpu_is_an_error" \
 	"corrupt CPU [0-9]* data: the sub-buffer at offset [0-9]* claims 1099511627776 bytes" \
 	"$VTRACE" report "$work/bad.dat"
 
+# A function graph record with a garbled depth (libtracecmd would indent
+# its line by two spaces per level: 512 MiB here).
+cp "$dat" "$work/bad.dat"
+python3 - "$work/bad.dat" <<'EOF'
+import re, struct, sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+fmt = re.search(rb"name: funcgraph_exit\nID: (\d+)\n.*?depth;\toffset:(\d+);",
+		data, re.S)
+# Markers N and N + 1, adjacent, become one record long enough for
+# funcgraph_exit's fields (one marker is shorter).
+for n in range(1, 100):
+	head = data.index(b"vtrace-tdat %d\n" % n) - 20
+	size = (struct.unpack_from("<I", data, head)[0] & 0x1f) * 4
+	if data.find(b"vtrace-tdat %d\n" % (n + 1)) == head + 4 + size + 20:
+		break
+else:
+	sys.exit("no two adjacent markers")
+word = struct.unpack_from("<I", data, head)[0]
+size += 4 + (struct.unpack_from("<I", data, head + 4 + size)[0] & 0x1f) * 4
+struct.pack_into("<I", data, head, word & ~0x1f | size // 4)
+struct.pack_into("<H", data, head + 4, int(fmt[1]))
+struct.pack_into("<I", data, head + 4 + int(fmt[2]), 1 << 28)
+open(path, "wb").write(data)
+EOF
+expect_error "garbled_funcgraph_depth_is_an_error" \
+	"corrupt CPU [0-9]* data: the funcgraph_exit record at offset [0-9]* has depth 268435456" \
+	"$VTRACE" report "$work/bad.dat"
+
 # A latency file (tracer text where the CPU data would be).
 sed 's/flyrecord\x00/latency  \x00/' "$dat" > "$work/bad.dat"
 expect_error "latency_file_is_an_error" "latency tracer's text file" \
 	"$VTRACE" report "$work/bad.dat"
 
-# Garbage over the CPU data: exit 0 or 1, no crash, no memory error. (A
-# garbled funcgraph_exit can make libtracecmd indent by gigabytes, as in
-# trace-cmd report itself: hence few bytes and a time limit.)
+# Garbage over the CPU data: exit 0 or 1, no crash, no memory error. (Few
+# bytes and a time limit, kept from when a garbled funcgraph depth, refused
+# now, see above, made libtracecmd indent by gigabytes.)
 ok=1
 for seed in 1 2 3 4; do
 	cp "$dat" "$work/bad.dat"

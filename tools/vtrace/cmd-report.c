@@ -280,6 +280,34 @@ static bool record_fits_event(struct report *r, struct tep_event *event,
 	return false;
 }
 
+/*
+ * Whether a function graph record's depth is one a kernel can have: the
+ * nested calls of one kernel stack (16 or 32 KiB) are far fewer than
+ * this. libtracecmd 1.3 prints ftrace/funcgraph_entry and _exit records
+ * indented by two spaces per level, unbounded: a garbled depth makes a
+ * line of gigabytes.
+ */
+#define FGRAPH_DEPTH_MAX 4096
+
+static bool fgraph_depth_fits(struct report *r, struct tep_event *event,
+			      struct tep_record *record)
+{
+	struct tep_format_field *field;
+	unsigned long long depth;
+
+	if (strcmp(event->system, "ftrace") ||
+	    strncmp(event->name, "funcgraph_", 10))
+		return true;
+	field = tep_find_field(event, "depth");
+	if (!field || tep_read_number_field(field, record->data, &depth) ||
+	    depth <= FGRAPH_DEPTH_MAX)
+		return true;
+	vtrace_err(
+		"report: %s: corrupt CPU %d data: the %s record at offset %llu has depth %llu",
+		r->file, record->cpu, event->name, record->offset, depth);
+	return false;
+}
+
 static int show_record(struct tracecmd_input *handle, struct tep_record *record,
 		       int cpu, void *data)
 {
@@ -290,7 +318,8 @@ static int show_record(struct tracecmd_input *handle, struct tep_record *record,
 	if (!event_selected(r, event))
 		return 0;
 	/* Non-zero ends tracecmd_iterate_events(), which returns it. */
-	if (event && !record_fits_event(r, event, record))
+	if (event && (!record_fits_event(r, event, record) ||
+		      !fgraph_depth_fits(r, event, record)))
 		return -EINVAL;
 	r->count++;
 	trace_seq_reset(&r->s);
