@@ -57,7 +57,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 20
+ktap_set_plan 21
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -255,6 +255,14 @@ result "truncated_file_is_an_error" test "$ok" = 1
 cp "$dat" "$work/bad.dat"
 printf 'X' | dd of="$work/bad.dat" conv=notrunc bs=1 seek=1 status=none
 expect_error "bad_magic_is_an_error" "not a trace.dat" \
+	"$VTRACE" report "$work/bad.dat"
+
+# Version "6 " (its NUL overwritten): libtracecmd would take it for 6 and
+# read the rest one byte off.
+cp "$dat" "$work/bad.dat"
+printf ' ' | dd of="$work/bad.dat" conv=notrunc bs=1 seek=11 status=none
+expect_error "version_with_trailing_bytes_is_an_error" \
+	"corrupt file header: version is neither 6 nor 7" \
 	"$VTRACE" report "$work/bad.dat"
 
 # A record whose ring-buffer header claims fewer bytes than its event's

@@ -380,8 +380,19 @@ static int walk_initial(struct walk *w, bool *v6)
 	if (memcmp(head, magic, sizeof(head)))
 		return fail(w, "not a trace.dat file (bad magic)");
 	ret = read_name(w, version, "the file header");
-	if (ret || strcmp(version, "6"))
+	if (ret)
 		return ret;
+	/*
+	 * libtracecmd takes the version as strtol() does ("6abc" is 6, "x"
+	 * is 0) and reads any below 7 as version 6: only "6" is walked here,
+	 * so refuse the others instead of leaving them to it unchecked.
+	 */
+	if (strcmp(version, "6") && strcmp(version, "7") &&
+	    (unsigned int)strtol(version, NULL, 10) <= 7)
+		return fail(w,
+			    "corrupt file header: version is neither 6 nor 7");
+	if (strcmp(version, "6"))
+		return 0;
 	ret = read_bytes(w, &endian, 1, "the file header");
 	if (!ret)
 		ret = read_bytes(w, &long_size, 1, "the file header");

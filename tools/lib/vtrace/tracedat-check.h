@@ -7,9 +7,10 @@
  * (any truncated recording), so vtrace report would crash where it must
  * say "truncated", and its event iterator dereferences NULL on a latency
  * file (tracer text instead of CPU data). This walks the section sizes
- * of trace-cmd.dat.v6(5) (it decodes nothing), names the first section
- * that does not fit and refuses latency files. Files of other versions
- * are left to libtracecmd.
+ * of trace-cmd.dat.v6(5), names the first section that does not fit,
+ * refuses latency files and the few contents that the libraries trust
+ * and crash on (see tracedat-check.c). Version 7 files are left to
+ * libtracecmd; other versions it would read as 6 are refused.
  */
 #ifndef VTRACE_TRACEDAT_CHECK_H
 #define VTRACE_TRACEDAT_CHECK_H
@@ -22,10 +23,10 @@
  * @msg: set to why the file is unusable, on failure
  * @msg_size: size of @msg
  *
- * Returns 0 when the layout is sound (or not version 6), -ENODATA when
- * the file is an unfinished vtrace recording (see tracedat-writer.h),
- * -EINVAL when it is truncated, corrupt or a latency file, or another
- * negative errno when it cannot be read.
+ * Returns 0 when the layout is sound (or the version is 7 or above),
+ * -ENODATA when the file is an unfinished vtrace recording (see
+ * tracedat-writer.h), -EINVAL when it is truncated, corrupt or a latency
+ * file, or another negative errno when it cannot be read.
  */
 int vt_tracedat_check(const char *path, char *msg, size_t msg_size);
 
