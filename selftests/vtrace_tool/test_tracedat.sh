@@ -57,7 +57,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 21
+ktap_set_plan 22
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -263,6 +263,14 @@ cp "$dat" "$work/bad.dat"
 printf ' ' | dd of="$work/bad.dat" conv=notrunc bs=1 seek=11 status=none
 expect_error "version_with_trailing_bytes_is_an_error" \
 	"corrupt file header: version is neither 6 nor 7" \
+	"$VTRACE" report "$work/bad.dat"
+
+# A header_page whose timestamp size libtraceevent cannot parse (libtracecmd
+# gives up on the CPU data and crashes cleaning up).
+sed 's/u64 timestamp;\toffset:0;\tsize:8;/u64 timestamp;\toffset:0;\tsize:x;/' \
+	"$dat" > "$work/bad.dat"
+expect_error "garbled_header_page_timestamp_is_an_error" \
+	"corrupt header_page: no 8-byte timestamp field" \
 	"$VTRACE" report "$work/bad.dat"
 
 # A record whose ring-buffer header claims fewer bytes than its event's

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <event-parse.h>
+
 #include "tracedat-check.h"
 #include "tracedat-writer.h"
 
@@ -258,30 +260,43 @@ static int walk_flyrecord(struct walk *w, uint32_t cpus, bool clock)
 	return ret;
 }
 
-/* The size of the sub-buffer header's commit field, from header_page. */
+/*
+ * The size of the sub-buffer header's commit field, from header_page.
+ * libtracecmd takes it (as the file's long size) and the timestamp's size
+ * from libtraceevent's parse of the text, which is strict (timestamp
+ * first, then commit, token by token) and leaves 0 where it fails; on a
+ * timestamp of other than 8 bytes it gives up on the CPU data and crashes
+ * cleaning up. So ask libtraceevent instead of parsing the text here.
+ */
 static int walk_header_page(struct walk *w)
 {
-	char text[HEADER_PAGE_MAX_LEN + 1];
-	unsigned int offset, size;
+	char text[HEADER_PAGE_MAX_LEN];
+	struct tep_handle *tep;
+	int ts_size, size;
 	uint64_t len;
-	char *commit;
 	int ret;
 
 	ret = read_u64(w, &len, "header_page");
 	if (ret)
 		return ret;
-	if (len > HEADER_PAGE_MAX_LEN)
+	/* None: libtracecmd would read the pages in an old kernel's layout. */
+	if (!len || len > HEADER_PAGE_MAX_LEN)
 		return fail(w, "corrupt header_page: %llu bytes",
 			    (unsigned long long)len);
 	ret = read_bytes(w, text, len, "header_page");
 	if (ret)
 		return ret;
-	text[len] = '\0';
-	commit = strstr(text, "commit;");
-	if (!commit ||
-	    sscanf(commit, "commit; offset:%u; size:%u;", &offset, &size) !=
-		    2 ||
-	    offset != 8 || (size != 4 && size != 8))
+	tep = tep_alloc();
+	if (!tep)
+		return -ENOMEM;
+	tep_parse_header_page(tep, text, len, 8);
+	ts_size = tep_get_header_timestamp_size(tep);
+	size = tep_get_header_page_size(tep);
+	tep_free(tep);
+	if (ts_size != 8)
+		return fail(w,
+			    "corrupt header_page: no 8-byte timestamp field");
+	if (size != 4 && size != 8)
 		return fail(w, "corrupt header_page: no commit field");
 	w->commit_size = size;
 	return 0;
