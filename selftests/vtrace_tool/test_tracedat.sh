@@ -57,7 +57,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 22
+ktap_set_plan 24
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -271,6 +271,21 @@ sed 's/u64 timestamp;\toffset:0;\tsize:8;/u64 timestamp;\toffset:0;\tsize:x;/' \
 	"$dat" > "$work/bad.dat"
 expect_error "garbled_header_page_timestamp_is_an_error" \
 	"corrupt header_page: no 8-byte timestamp field" \
+	"$VTRACE" report "$work/bad.dat"
+
+# sched_switch's print fmt naming a field it does not have in its
+# __print_flags() (libtraceevent dereferences the missing field).
+sed 's/__print_flags(REC->prev_state/__print_flags(REC->prev_statX/' \
+	"$dat" > "$work/bad.dat"
+expect_error "print_fmt_with_unknown_field_is_an_error" \
+	"corrupt the event formats: sched_switch prints REC->prev_statX, which is not one of its fields" \
+	"$VTRACE" report "$work/bad.dat"
+
+# A control byte in sched_switch's format (libtraceevent's tokenizer makes
+# no token of it and its parser dereferences the missing token).
+sed 's/prev_comm\[16\]/prev_comm[\x016]/' "$dat" > "$work/bad.dat"
+expect_error "format_with_control_byte_is_an_error" \
+	"corrupt the event formats: sched_switch has byte 0x01 at [0-9]*" \
 	"$VTRACE" report "$work/bad.dat"
 
 # A record whose ring-buffer header claims fewer bytes than its event's

@@ -3,10 +3,12 @@
  * Layout check of a trace.dat; see tracedat-check.h for why.
  */
 #include <byteswap.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,8 @@
 #define NAME_MAX_LEN 256
 /* header_page is a few hundred bytes of text; more is corruption. */
 #define HEADER_PAGE_MAX_LEN 4096
+/* An event format is a few KiB of text, the longest some tens. */
+#define FORMAT_MAX_LEN (1 << 20)
 /* Sub-buffer commit: data length below these flag bits (missed events). */
 #define COMMIT_FLAGS (3ULL << 30)
 
@@ -156,6 +160,116 @@ static int skip_sized32(struct walk *w, const char *section)
 	return ret ? ret : skip(w, len, section);
 }
 
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static const char *skip_space(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* Whether the field line at @decl ("TYPE NAME[N];") declares @name. */
+static bool declares(const char *decl, const char *name, size_t len)
+{
+	const char *end = strchr(decl, ';'), *start;
+
+	if (!end)
+		return false;
+	while (end > decl && isspace((unsigned char)end[-1]))
+		end--;
+	if (end > decl && end[-1] == ']')
+		while (end > decl && *--end != '[')
+			;
+	while (end > decl && isspace((unsigned char)end[-1]))
+		end--;
+	for (start = end; start > decl && ident_char(start[-1]);)
+		start--;
+	return end - start == (ptrdiff_t)len && !memcmp(start, name, len);
+}
+
+/* Whether @fields ("field:DECL" or "field special:DECL" lines) has @name. */
+static bool has_field(const char *fields, const char *name, size_t len)
+{
+	const char *p = fields;
+
+	while ((p = strstr(p, "field"))) {
+		p = skip_space(p + 5);
+		if (!strncmp(p, "special", 7))
+			p = skip_space(p + 7);
+		if (*p == ':' && declares(p + 1, name, len))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Text as libtraceevent's tokenizer takes it: it makes no token of other
+ * bytes, which its format parser then dereferences.
+ */
+static bool text_char(char c)
+{
+	return (c >= ' ' && c <= '~') || (c >= '\t' && c <= '\r');
+}
+
+/*
+ * One event format, which must be text (as the kernel's are). And
+ * libtraceevent 1.7 dereferences the field that a print fmt names as
+ * REC->NAME in __print_flags() or __print_symbolic() without checking
+ * that the event has one; refuse any REC->NAME that is not a field of the
+ * event (in the kernel's formats they all are).
+ */
+static int walk_format(struct walk *w, const char *section)
+{
+	char event[64] = "?";
+	const char *rec, *name;
+	char *text, *fmt;
+	uint64_t len, i;
+	size_t n;
+	int ret;
+
+	ret = read_u64(w, &len, section);
+	if (ret)
+		return ret;
+	if (len > w->size - w->pos)
+		return truncated(w, section, w->pos + len);
+	if (len > FORMAT_MAX_LEN)
+		return fail(w, "corrupt %s: a format of %llu bytes", section,
+			    (unsigned long long)len);
+	text = malloc(len + 1);
+	if (!text)
+		return -ENOMEM;
+	ret = read_bytes(w, text, len, section);
+	text[ret ? 0 : len] = '\0';
+	sscanf(text, "name: %63s", event);
+	for (i = 0; !ret && i < len; i++)
+		if (!text_char(text[i]))
+			ret = fail(w, "corrupt %s: %s has byte 0x%02x at %llu",
+				   section, event, (unsigned char)text[i],
+				   (unsigned long long)i);
+	fmt = strstr(text, "print fmt:");
+	if (fmt)
+		*fmt++ = '\0'; /* the fields before, the print fmt after */
+	for (rec = fmt; !ret && rec && (rec = strstr(rec, "REC")); rec += 3) {
+		name = skip_space(rec + 3);
+		if (ident_char(rec[-1]) || strncmp(name, "->", 2))
+			continue;
+		name = skip_space(name + 2);
+		for (n = 0; ident_char(name[n]); n++)
+			;
+		if (n && !has_field(text, name, n))
+			ret = fail(
+				w,
+				"corrupt %s: %s prints REC->%.*s, which is not one of its fields",
+				section, event, (int)n, name);
+	}
+	free(text);
+	return ret;
+}
+
 static int walk_formats(struct walk *w)
 {
 	char system[NAME_MAX_LEN];
@@ -164,7 +278,7 @@ static int walk_formats(struct walk *w)
 
 	ret = read_u32(w, &n, "the ftrace formats");
 	for (i = 0; !ret && i < n; i++)
-		ret = skip_sized64(w, "the ftrace formats");
+		ret = walk_format(w, "the ftrace formats");
 	if (!ret)
 		ret = read_u32(w, &systems, "the event formats");
 	for (i = 0; !ret && i < systems; i++) {
@@ -172,7 +286,7 @@ static int walk_formats(struct walk *w)
 		if (!ret)
 			ret = read_u32(w, &n, "the event formats");
 		for (j = 0; !ret && j < n; j++)
-			ret = skip_sized64(w, "the event formats");
+			ret = walk_format(w, "the event formats");
 	}
 	return ret;
 }
