@@ -57,7 +57,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 24
+ktap_set_plan 30
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -352,6 +352,81 @@ EOF
 expect_error "garbled_funcgraph_depth_is_an_error" \
 	"corrupt CPU [0-9]* data: the funcgraph_exit record at offset [0-9]* has depth 268435456" \
 	"$VTRACE" report "$work/bad.dat"
+
+# Options whose contents libtracecmd trusts, rewritten in place: $1 says
+# how (see below); the file is $work/bad.dat.
+edit_option() {
+	cp "$dat" "$work/bad.dat"
+	python3 - "$work/bad.dat" "$1" "$(nproc)" <<'EOF'
+import struct, sys
+path, how, ncpus = sys.argv[1], sys.argv[2], int(sys.argv[3])
+data = bytearray(open(path, "rb").read())
+# Each option: id (2 bytes), size (4), contents; the first of each id.
+opts, p = {}, data.index(b"options  \0") + 10
+while struct.unpack_from("<H", data, p)[0]:
+	opts.setdefault(struct.unpack_from("<H", data, p)[0], p)
+	p += 6 + struct.unpack_from("<I", data, p + 2)[0]
+size = lambda o: struct.unpack_from("<I", data, o + 2)[0]
+ver, uname, stats = opts[9], opts[5], opts[2]
+assert size(ver) >= 4 and size(uname) >= 24 and size(stats) >= 6
+if how == "hook":
+	struct.pack_into("<H", data, ver, 6)
+elif how == "unterminated":
+	data[ver + 6 + size(ver) - 1] = ord("x")
+elif how == "cpu_count":
+	struct.pack_into("<HII", data, ver, 8, size(ver), ncpus + 1)
+elif how == "empty_cpu_stats":
+	# CPU stats of none, their bytes an option nobody reads.
+	struct.pack_into("<HIHI", data, stats, 2, 0, 99, size(stats) - 6)
+elif how == "time_shift":
+	# Trace id, flags, 1 CPU, and its count of samples: 0.
+	struct.pack_into("<HIQIII", data, uname, 12, size(uname), 0, 0, 1, 0)
+elif how == "guest":
+	# Name, trace id, 1 CPU, and its id and host PID: -1, 1.
+	struct.pack_into("<HI2sQIiI", data, uname, 13, size(uname), b"g", 0,
+			 1, -1, 1)
+open(path, "wb").write(data)
+EOF
+}
+
+# A hook option (the version option made one): libtracecmd dereferences
+# NULL on one it cannot parse.
+edit_option hook
+expect_error "hook_option_is_an_error" \
+	"a trace-cmd hook option: libtracecmd 1.3 crashes on a malformed one and prints others on stdout" \
+	"$VTRACE" report "$work/bad.dat"
+
+# The version option without its NUL (libtracecmd strdup()s it).
+edit_option unterminated
+expect_error "unterminated_text_option_is_an_error" \
+	"corrupt options: option 9 ([0-9]* bytes) has no NUL to end its text" \
+	"$VTRACE" report "$work/bad.dat"
+
+# A CPU count option of one more CPU than the header's: libtracecmd reads
+# that many CPU data offsets, the last from the bytes after the real ones,
+# and crashes on the truncated CPU data they describe.
+edit_option cpu_count
+expect_error "cpu_count_option_past_the_cpu_offsets_is_an_error" \
+	"truncated: CPU $(nproc) data needs [0-9]* bytes, the file has [0-9]*" \
+	"$VTRACE" report "$work/bad.dat"
+
+# Empty CPU stats (libtracecmd writes the byte before them).
+edit_option empty_cpu_stats
+expect_error "empty_cpu_stats_option_is_an_error" \
+	"corrupt options: empty CPU stats" "$VTRACE" report "$work/bad.dat"
+
+# A time shift option with a CPU of no samples (libtracecmd corrects its
+# timestamps from samples [0] and [-1]).
+edit_option time_shift
+expect_error "time_shift_without_samples_is_an_error" \
+	"corrupt options: the time shift of CPU 0 has no samples" \
+	"$VTRACE" report "$work/bad.dat"
+
+# A guest option with a negative CPU id (libtracecmd writes its host PID
+# before its array).
+edit_option guest
+expect_error "guest_cpu_of_negative_id_is_an_error" \
+	"corrupt options: guest CPU 0 has id -1" "$VTRACE" report "$work/bad.dat"
 
 # A latency file (tracer text where the CPU data would be).
 sed 's/flyrecord\x00/latency  \x00/' "$dat" > "$work/bad.dat"

@@ -30,9 +30,21 @@
 /* Sub-buffer commit: data length below these flag bits (missed events). */
 #define COMMIT_FLAGS (3ULL << 30)
 
-/* Option ids of trace-cmd.dat(5) that change the layout. */
+/* Option ids of trace-cmd.dat(5) whose layout or contents matter. */
 #define OPTION_DONE 0
+#define OPTION_DATE 1
+#define OPTION_CPUSTAT 2
+#define OPTION_BUFFER 3
 #define OPTION_TRACECLOCK 4
+#define OPTION_UNAME 5
+#define OPTION_HOOK 6
+#define OPTION_OFFSET 7
+#define OPTION_CPUCOUNT 8
+#define OPTION_VERSION 9
+#define OPTION_PROCMAPS 10
+#define OPTION_TIME_SHIFT 12
+#define OPTION_GUEST 13
+#define OPTION_BUFFER_TEXT 22
 
 struct walk {
 	int fd;
@@ -291,9 +303,134 @@ static int walk_formats(struct walk *w)
 	return ret;
 }
 
-/* The options; sets *clock when the trace clock follows the CPU data. */
-static int walk_options(struct walk *w, bool *clock)
+static uint32_t get_u32(struct walk *w, const unsigned char *p)
 {
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return w->swap ? bswap_32(v) : v;
+}
+
+/*
+ * Time shift option (host and guest clocks): trace id (8), flags (4), CPU
+ * count (4), per CPU a sample count (4) and 3 x 8 bytes a sample, ... A
+ * CPU of no samples makes libtracecmd read samples [0] and [-1].
+ */
+static int check_time_shift(struct walk *w, const unsigned char *buf,
+			    uint32_t len)
+{
+	uint32_t cpus, cpu, samples, pos = 16;
+
+	if (len < pos)
+		return 0; /* ignored */
+	cpus = get_u32(w, buf + 12);
+	for (cpu = 0; cpu < cpus && len - pos >= 4; cpu++) {
+		samples = get_u32(w, buf + pos);
+		pos += 4;
+		if (!samples)
+			return fail(
+				w,
+				"corrupt options: the time shift of CPU %u has no samples",
+				cpu);
+		if ((len - pos) / 24 < samples)
+			break; /* refused by libtracecmd */
+		pos += 24 * samples;
+	}
+	return 0;
+}
+
+/*
+ * Guest option: name, trace id (8), CPU count (4), per CPU its id (4) and
+ * host PID (4). libtracecmd bounds a CPU id by the count, not by 0.
+ */
+static int check_guest(struct walk *w, const unsigned char *buf, uint32_t len)
+{
+	uint32_t pos = strlen((const char *)buf) + 1 + 12, cpu;
+	int32_t cpus, id;
+
+	if (len < pos)
+		return 0; /* refused by libtracecmd */
+	cpus = get_u32(w, buf + pos - 4);
+	for (cpu = 0; (int32_t)cpu < cpus && len - pos >= 8; cpu++, pos += 8) {
+		id = get_u32(w, buf + pos);
+		if (id < 0)
+			return fail(w,
+				    "corrupt options: guest CPU %u has id %d",
+				    cpu, id);
+	}
+	return 0;
+}
+
+/*
+ * What libtracecmd 1.3 trusts in an option: it reads these as text
+ * (strdup, strtoll, strtok_r) without ending them itself; it writes the
+ * last byte of CPU stats and reads that of proc maps, even of none; it
+ * reads 4 bytes of a CPU count whatever the size.
+ */
+static int check_option(struct walk *w, uint16_t id, const unsigned char *buf,
+			uint32_t len, uint32_t *cpus)
+{
+	uint32_t text = 0;
+
+	switch (id) {
+	case OPTION_HOOK:
+		return fail(
+			w,
+			"a trace-cmd hook option: libtracecmd 1.3 crashes on a malformed one and prints others on stdout");
+	case OPTION_CPUSTAT:
+		if (!len)
+			return fail(w, "corrupt options: empty CPU stats");
+		return 0;
+	case OPTION_CPUCOUNT:
+		if (len < 4)
+			return fail(w,
+				    "corrupt options: a CPU count of %u bytes",
+				    len);
+		*cpus = get_u32(w, buf);
+		return 0;
+	case OPTION_TIME_SHIFT:
+		return check_time_shift(w, buf, len);
+	case OPTION_TRACECLOCK:
+		/*
+		 * Empty in trace-cmd's v6 files (the clock follows the CPU
+		 * data), which libtracecmd then reads past: too common to
+		 * refuse.
+		 */
+		if (!len)
+			return 0;
+		break;
+	case OPTION_BUFFER:
+	case OPTION_BUFFER_TEXT:
+		text = 8; /* the name follows the offset */
+		if (len <= text)
+			return 0; /* refused by libtracecmd */
+		break;
+	case OPTION_DATE:
+	case OPTION_UNAME:
+	case OPTION_OFFSET:
+	case OPTION_VERSION:
+	case OPTION_PROCMAPS:
+	case OPTION_GUEST:
+		break;
+	default:
+		return 0;
+	}
+	if (!memchr(buf + text, '\0', len - text))
+		return fail(
+			w,
+			"corrupt options: option %u (%u bytes) has no NUL to end its text",
+			id, len);
+	return id == OPTION_GUEST ? check_guest(w, buf, len) : 0;
+}
+
+/*
+ * The options; sets *clock when the trace clock follows the CPU data, and
+ * *cpus to a CPU count option's: libtracecmd reads that many CPU data
+ * offsets, not the header's count.
+ */
+static int walk_options(struct walk *w, bool *clock, uint32_t *cpus)
+{
+	unsigned char *buf;
 	uint16_t id;
 	uint32_t len;
 	int ret;
@@ -303,8 +440,17 @@ static int walk_options(struct walk *w, bool *clock)
 		if (ret || id == OPTION_DONE)
 			return ret;
 		ret = read_u32(w, &len, "the options");
+		if (ret)
+			return ret;
+		if (len > w->size - w->pos)
+			return truncated(w, "the options", w->pos + len);
+		buf = malloc(len + 1);
+		if (!buf)
+			return -ENOMEM;
+		ret = read_bytes(w, buf, len, "the options");
 		if (!ret)
-			ret = skip(w, len, "the options");
+			ret = check_option(w, id, buf, len, cpus);
+		free(buf);
 		if (ret)
 			return ret;
 		if (id == OPTION_TRACECLOCK)
@@ -477,7 +623,7 @@ static int walk_v6(struct walk *w)
 	if (!ret)
 		ret = read_bytes(w, type, sizeof(type), "the options");
 	if (!ret && !memcmp(type, "options  ", 10)) {
-		ret = walk_options(w, &clock);
+		ret = walk_options(w, &clock, &cpus);
 		if (!ret)
 			ret = read_bytes(w, type, sizeof(type), "flyrecord");
 	}
