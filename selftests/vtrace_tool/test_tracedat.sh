@@ -57,7 +57,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 30
+ktap_set_plan 31
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -236,6 +236,25 @@ for fs in work tmpfs ramfs; do
 	[ "$fs" != work ] && umount "$dir"
 done
 result "every_layout_makes_a_whole_file ($layouts markers)" test "$ok" = 1
+
+# A recording that lost events (a small buffer, overwritten): the commit
+# words of its sub-buffers carry the kernel's missed-events flags, bit 31
+# sign-extended to bit 63. vtrace report reads it as trace-cmd does.
+[ -d "$inst" ] && rmdir "$inst"
+mkdir "$inst" && echo 8 > "$inst/buffer_size_kb" &&
+	echo 1 > "$inst/tracing_on" &&
+	for ((i = 1; i <= 5000; i++)); do
+		echo "vtrace-tdat $i" > "$inst/trace_marker"
+	done
+echo 0 > "$inst/tracing_on"
+"$CAPTURE" -o "$work/dropped.dat" -i "$inst_name" > /dev/null
+tc_report "$work/dropped.dat" > "$work/dropped_tc.txt"
+"$VTRACE" report "$work/dropped.dat" > "$work/dropped_vt.txt" 2> "$work/err"
+dropped_rc=$?
+result "dropped_events_read_as_trace_cmd_reads_them (exit $dropped_rc)" \
+	eval '[ "$dropped_rc" = 0 ] &&
+	grep -q "EVENTS DROPPED" "$work/dropped_vt.txt" &&
+	cmp -s "$work/dropped_tc.txt" "$work/dropped_vt.txt"'
 
 # --- damaged files -------------------------------------------------------
 size=$(stat -c %s "$dat")

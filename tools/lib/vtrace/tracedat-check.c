@@ -27,8 +27,13 @@
 #define HEADER_PAGE_MAX_LEN 4096
 /* An event format is a few KiB of text, the longest some tens. */
 #define FORMAT_MAX_LEN (1 << 20)
-/* Sub-buffer commit: data length below these flag bits (missed events). */
+/*
+ * Sub-buffer commit: data length below these flag bits (missed events,
+ * and their count stored after the data). The kernel's flags are int
+ * constants: in a 64-bit commit, bit 31 is sign-extended to bit 63.
+ */
 #define COMMIT_FLAGS (3ULL << 30)
+#define COMMIT_SIGN_EXTENDED (~0ULL << 31)
 
 /* Option ids of trace-cmd.dat(5) whose layout or contents matter. */
 #define OPTION_DONE 0
@@ -479,6 +484,8 @@ static int walk_pages(struct walk *w, uint32_t cpu, uint64_t offset,
 			return -errno;
 		if (n != (ssize_t)w->commit_size)
 			return truncated(w, "the CPU data", page + 16);
+		if ((commit & COMMIT_SIGN_EXTENDED) == COMMIT_SIGN_EXTENDED)
+			commit &= ~COMMIT_SIGN_EXTENDED | COMMIT_FLAGS;
 		if ((commit & ~COMMIT_FLAGS) > max)
 			return fail(
 				w,
