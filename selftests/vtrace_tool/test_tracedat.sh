@@ -57,7 +57,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 31
+ktap_set_plan 32
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -309,7 +309,8 @@ expect_error "format_with_control_byte_is_an_error" \
 
 # A record whose ring-buffer header claims fewer bytes than its event's
 # fields: marker 1's print record cut to its 8 bytes of common fields
-# (libtraceevent would copy its buf from size - offset, -8, bytes).
+# (libtraceevent would copy its buf from size - offset, -8, bytes), the
+# rest of it made padding so that the events after it still line up.
 cp "$dat" "$work/bad.dat"
 python3 - "$work/bad.dat" <<'EOF'
 import struct, sys
@@ -320,6 +321,8 @@ head = data.index(b"vtrace-tdat 1\n") - 20
 word = struct.unpack_from("<I", data, head)[0]
 assert 5 <= word & 0x1f <= 28, "no data record header before marker 1"
 struct.pack_into("<I", data, head, word & ~0x1f | 2)
+# A padding event (type 29) over the rest: header, length, up to the next.
+struct.pack_into("<II", data, head + 12, 29, (word & 0x1f) * 4 - 8 - 4)
 open(path, "wb").write(data)
 EOF
 expect_error "record_shorter_than_its_fields_is_an_error" \
@@ -341,6 +344,30 @@ open(path, "wb").write(data)
 EOF
 expect_error "corrupt_commit_of_last_cpu_is_an_error" \
 	"corrupt CPU [0-9]* data: the sub-buffer at offset [0-9]* claims 1099511627776 bytes" \
+	"$VTRACE" report "$work/bad.dat"
+
+# An event whose length runs past its sub-buffer's commit: one of 64 bytes
+# put at the end of a sub-buffer's data, the commit covering its header
+# only (libtraceevent would read its fields past the end, at the end of a
+# CPU's data past libtracecmd's mapping of the file).
+cp "$dat" "$work/bad.dat"
+python3 - "$work/bad.dat" "$(nproc)" <<'EOF'
+import struct, sys
+path, ncpus = sys.argv[1], int(sys.argv[2])
+data = bytearray(open(path, "rb").read())
+page_size = struct.unpack_from("<I", data, data.index(b"\0", 10) + 3)[0]
+fly = data.rindex(b"flyrecord\0") + 10
+cpus = [struct.unpack_from("<QQ", data, fly + 16 * c) for c in range(ncpus)]
+pages = [o + p for o, size in cpus for p in range(0, size, page_size)]
+page = [p for p in pages
+	if struct.unpack_from("<Q", data, p + 8)[0] <= page_size - 20][-1]
+commit = struct.unpack_from("<Q", data, page + 8)[0]
+struct.pack_into("<I", data, page + 16 + commit, 16)
+struct.pack_into("<Q", data, page + 8, commit + 4)
+open(path, "wb").write(data)
+EOF
+expect_error "event_past_its_sub_buffer_is_an_error" \
+	"corrupt CPU [0-9]* data: the event at offset [0-9]* runs past its sub-buffer's [0-9]* bytes" \
 	"$VTRACE" report "$work/bad.dat"
 
 # A function graph record with a garbled depth (libtracecmd would indent

@@ -33,7 +33,10 @@
  * constants: in a 64-bit commit, bit 31 is sign-extended to bit 63.
  */
 #define COMMIT_FLAGS (3ULL << 30)
+#define MISSED_STORED (1ULL << 30)
 #define COMMIT_SIGN_EXTENDED (~0ULL << 31)
+/* Event type_len values from 29: padding, time extend, time stamp. */
+#define EVENT_PADDING 29
 
 /* Option ids of trace-cmd.dat(5) whose layout or contents matter. */
 #define OPTION_DONE 0
@@ -56,8 +59,10 @@ struct walk {
 	uint64_t pos;
 	uint64_t size;
 	bool swap;
+	bool big_endian;
 	uint32_t page_size;
 	unsigned int commit_size;
+	unsigned int data_offset; /* of a sub-buffer's events: 8 + commit */
 	char *msg;
 	size_t msg_size;
 };
@@ -463,37 +468,96 @@ static int walk_options(struct walk *w, bool *clock, uint32_t *cpus)
 	}
 }
 
-/* Every sub-buffer's header: its data length must fit the page. */
+/*
+ * The events of one sub-buffer, @data with @commit bytes of them: each
+ * must end inside them. libtraceevent's kbuffer takes an event's length
+ * from its header as it is (a length word, for type 0, may even be less
+ * than its own size), and libtracecmd hands the record to libtraceevent,
+ * which reads the fields from it: an event running past the commit of a
+ * CPU's last sub-buffer is read past the end of libtracecmd's mapping of
+ * the file, which faults or not by where the mapping happens to be.
+ */
+static int walk_events(struct walk *w, uint32_t cpu, uint64_t page,
+		       const unsigned char *data, uint64_t commit)
+{
+	uint64_t pos, next;
+	uint32_t word, type_len = 0;
+
+	for (pos = 0; pos < commit; pos = next) {
+		next = pos + 4;
+		if (next <= commit) {
+			word = get_u32(w, data + pos);
+			type_len = w->big_endian ? word >> 27 : word & 0x1f;
+			if (type_len && type_len < EVENT_PADDING)
+				next += type_len * 4;
+			else
+				next += 4; /* a length or a time extension */
+		}
+		/* The length word as kbuffer takes it (0: this event's). */
+		if (next <= commit && type_len == 0)
+			next += (get_u32(w, data + pos + 4) - 4ULL + 3) & ~3ULL;
+		else if (next <= commit && type_len == EVENT_PADDING)
+			next += get_u32(w, data + pos + 4) - 4ULL;
+		if (next > commit || next <= pos)
+			return fail(
+				w,
+				"corrupt CPU %u data: the event at offset %llu runs past its sub-buffer's %llu bytes",
+				cpu,
+				(unsigned long long)(page + w->data_offset +
+						     pos),
+				(unsigned long long)commit);
+	}
+	return 0;
+}
+
+/*
+ * Every sub-buffer: its data length (commit) must fit the page, with the
+ * count of missed events libtraceevent reads after the data when the
+ * commit says it is stored, and so must each of its events.
+ */
 static int walk_pages(struct walk *w, uint32_t cpu, uint64_t offset,
 		      uint64_t len)
 {
-	uint64_t page, commit = 0, max = w->page_size - 8 - w->commit_size;
-	uint32_t commit32;
+	uint64_t page, commit, max = w->page_size - w->data_offset;
+	unsigned char *buf;
 	ssize_t n;
+	int ret = 0;
 
-	for (page = offset; page < offset + len; page += w->page_size) {
+	buf = malloc(w->page_size);
+	if (!buf)
+		return -ENOMEM;
+	for (page = offset; !ret && page < offset + len; page += w->page_size) {
+		n = pread(w->fd, buf, w->page_size, page);
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		if (n != (ssize_t)w->page_size) {
+			ret = truncated(w, "the CPU data", page + w->page_size);
+			break;
+		}
 		if (w->commit_size == 8) {
-			n = pread(w->fd, &commit, 8, page + 8);
+			memcpy(&commit, buf + 8, 8);
 			if (w->swap)
 				commit = bswap_64(commit);
 		} else {
-			n = pread(w->fd, &commit32, 4, page + 8);
-			commit = w->swap ? bswap_32(commit32) : commit32;
+			commit = get_u32(w, buf + 8);
 		}
-		if (n < 0)
-			return -errno;
-		if (n != (ssize_t)w->commit_size)
-			return truncated(w, "the CPU data", page + 16);
 		if ((commit & COMMIT_SIGN_EXTENDED) == COMMIT_SIGN_EXTENDED)
 			commit &= ~COMMIT_SIGN_EXTENDED | COMMIT_FLAGS;
-		if ((commit & ~COMMIT_FLAGS) > max)
-			return fail(
+		if ((commit & ~COMMIT_FLAGS) >
+		    max - (commit & MISSED_STORED ? w->commit_size : 0))
+			ret = fail(
 				w,
 				"corrupt CPU %u data: the sub-buffer at offset %llu claims %llu bytes",
 				cpu, (unsigned long long)page,
 				(unsigned long long)(commit & ~COMMIT_FLAGS));
+		else
+			ret = walk_events(w, cpu, page, buf + w->data_offset,
+					  commit & ~COMMIT_FLAGS);
 	}
-	return 0;
+	free(buf);
+	return ret;
 }
 
 static int walk_flyrecord(struct walk *w, uint32_t cpus, bool clock)
@@ -566,6 +630,7 @@ static int walk_header_page(struct walk *w)
 	if (size != 4 && size != 8)
 		return fail(w, "corrupt header_page: no commit field");
 	w->commit_size = size;
+	w->data_offset = 8 + size;
 	return 0;
 }
 
@@ -683,6 +748,7 @@ static int walk_initial(struct walk *w, bool *v6)
 	if (endian > 1 || (long_size != 4 && long_size != 8))
 		return fail(w, "corrupt file header");
 	w->swap = endian != !*(uint8_t *)&one;
+	w->big_endian = endian;
 	ret = read_u32(w, &page_size, "the file header");
 	if (!ret && (page_size < 256 || (page_size & (page_size - 1))))
 		ret = fail(w, "corrupt file header: page size %u", page_size);
