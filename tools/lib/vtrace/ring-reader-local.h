@@ -54,6 +54,7 @@ int vtrace_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
 				    vtrace_ring_subbuf_fn fn, void *ctx);
 size_t vtrace_ring_subbuf_data_size(struct vtrace_ring_reader *reader,
 				    const void *subbuf);
-size_t vtrace_ring_subbuf_capacity(struct vtrace_ring_reader *reader);
+bool vtrace_ring_subbuf_complete(struct vtrace_ring_reader *reader,
+				 const void *subbuf);
 
 #endif /* _VTRACE_RING_READER_LOCAL_H */

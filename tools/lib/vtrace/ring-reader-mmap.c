@@ -62,12 +62,6 @@ struct trace_buffer_meta {
 
 #define TRACE_MMAP_IOCTL_GET_READER _IO('R', 0x20)
 
-/*
- * The smallest event the ring buffer writes (RB_EVNT_MIN_SIZE): a
- * sub-buffer with less room left than this is complete.
- */
-#define RING_EVENT_MIN_SIZE 8
-
 struct mmap_state {
 	volatile struct trace_buffer_meta *meta;
 	size_t meta_len;
@@ -168,16 +162,13 @@ static int hand_out(struct vtrace_ring_reader *reader, bool drain,
 {
 	struct mmap_state *st = reader->priv;
 	const void *subbuf = reader_subbuf(reader);
-	size_t size;
 	int ret;
 
 	if (st->handed_out)
 		return 0;
-	size = vtrace_ring_subbuf_data_size(reader, subbuf);
-	if (!size)
+	if (!vtrace_ring_subbuf_data_size(reader, subbuf))
 		return 0;
-	if (!drain &&
-	    size + RING_EVENT_MIN_SIZE <= vtrace_ring_subbuf_capacity(reader))
+	if (!drain && !vtrace_ring_subbuf_complete(reader, subbuf))
 		return 0;
 	ret = vtrace_ring_reader_emit_counted(reader, subbuf, st->pending, fn,
 					      ctx);

@@ -124,48 +124,64 @@ static int read_result(int ret)
 	return errno == EAGAIN ? 0 : -errno;
 }
 
-static int splice_consume_counted(struct vtrace_ring_reader *reader, bool drain,
-				  unsigned int max, vtrace_ring_subbuf_fn fn,
-				  void *ctx)
+/* How a path gets the next sub-buffer into st->buf: its size, 0, or -1. */
+typedef int (*fetch_fn)(struct tracefs_cpu *tcpu, void *buf);
+
+static int splice_fetch(struct tracefs_cpu *tcpu, void *buf)
+{
+	return tracefs_cpu_buffered_read(tcpu, buf, true);
+}
+
+/* The partly filled sub-buffer the writer is on, read() at the drain. */
+static int flush_fetch(struct tracefs_cpu *tcpu, void *buf)
+{
+	return tracefs_cpu_flush(tcpu, buf);
+}
+
+static int read_fetch(struct tracefs_cpu *tcpu, void *buf)
+{
+	return tracefs_cpu_read(tcpu, buf, true);
+}
+
+/*
+ * Hand out what @fetch brings, at most @max sub-buffers (0: no limit),
+ * the one a callback refused first; with @until_partial, stop after one
+ * the writer is still filling.
+ */
+static int hand_out_fetched(struct vtrace_ring_reader *reader, fetch_fn fetch,
+			    unsigned int max, bool until_partial,
+			    vtrace_ring_subbuf_fn fn, void *ctx)
 {
 	struct tcpu_state *st = reader->priv;
 	unsigned long long start = reader->stats.subbufs;
 	int ret;
 
 	ret = hand_out(reader, fn, ctx);
-	if (ret)
-		return ret;
-	/*
-	 * Empty the pipe before any flush: tracefs_cpu_flush() reads the
-	 * file, not the pipe, so sub-buffers left in the pipe would be lost.
-	 */
-	while ((ret = read_result(tracefs_cpu_buffered_read(st->tcpu, st->buf,
-							    true))) > 0) {
+	while (!ret && (!max || reader->stats.subbufs - start < max)) {
+		ret = read_result(fetch(st->tcpu, st->buf));
+		if (ret <= 0)
+			break;
 		st->pending = true;
 		ret = hand_out(reader, fn, ctx);
-		if (ret)
-			return ret;
-		/* What stays in the pipe is read first next time. */
-		if (max && reader->stats.subbufs - start >= max)
-			return 0;
-	}
-	if (ret < 0 || !drain)
-		return ret;
-
-	while ((ret = read_result(tracefs_cpu_flush(st->tcpu, st->buf))) > 0) {
-		st->pending = true;
-		ret = hand_out(reader, fn, ctx);
-		if (ret)
-			return ret;
+		if (!ret && until_partial &&
+		    !vtrace_ring_subbuf_complete(reader, st->buf))
+			break;
 	}
 	return ret;
 }
 
+/*
+ * The pipe is emptied before any flush: tracefs_cpu_flush() reads the
+ * file, not the pipe, so sub-buffers left in the pipe would be lost.
+ * Past @max, what stays in the pipe is read first next time.
+ */
 static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
 			  unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
 {
-	int ret = splice_consume_counted(reader, drain, max, fn, ctx);
+	int ret = hand_out_fetched(reader, splice_fetch, max, false, fn, ctx);
 
+	if (!ret && drain)
+		ret = hand_out_fetched(reader, flush_fetch, 0, false, fn, ctx);
 	count_events(reader);
 	return ret;
 }
@@ -177,34 +193,16 @@ const struct vtrace_ring_reader_ops vtrace_ring_splice_ops = {
 	.close = tcpu_close,
 };
 
-static int read_consume_counted(struct vtrace_ring_reader *reader,
-				unsigned int max, vtrace_ring_subbuf_fn fn,
-				void *ctx)
-{
-	struct tcpu_state *st = reader->priv;
-	unsigned long long start = reader->stats.subbufs;
-	int ret;
-
-	ret = hand_out(reader, fn, ctx);
-	if (ret)
-		return ret;
-	for (;;) {
-		if (max && reader->stats.subbufs - start >= max)
-			return 0;
-		ret = read_result(tracefs_cpu_read(st->tcpu, st->buf, true));
-		if (ret <= 0)
-			return ret;
-		st->pending = true;
-		ret = hand_out(reader, fn, ctx);
-		if (ret)
-			return ret;
-	}
-}
-
+/*
+ * read() also returns the partly filled sub-buffer the writer is on, so
+ * the drain needs nothing else. Before it, reading stops there until the
+ * next wake-up: read again at once, it would return a sub-buffer for each
+ * few events written meanwhile, each stored whole.
+ */
 static int read_consume(struct vtrace_ring_reader *reader, bool drain,
 			unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
 {
-	int ret = read_consume_counted(reader, max, fn, ctx);
+	int ret = hand_out_fetched(reader, read_fetch, max, !drain, fn, ctx);
 
 	count_events(reader);
 	return ret;

@@ -310,13 +310,27 @@ size_t vtrace_ring_subbuf_data_size(struct vtrace_ring_reader *reader,
 	return kbuffer_subbuffer_size(reader->kbuf);
 }
 
-/**
- * vtrace_ring_subbuf_capacity - room for events in one sub-buffer
- * @reader: the reader
+/*
+ * The smallest event the ring buffer writes (RB_EVNT_MIN_SIZE): a
+ * sub-buffer with less room left than this is complete.
  */
-size_t vtrace_ring_subbuf_capacity(struct vtrace_ring_reader *reader)
+#define RING_EVENT_MIN_SIZE 8
+
+/**
+ * vtrace_ring_subbuf_complete - whether the writer is done with a sub-buffer
+ * @reader: the reader the sub-buffer belongs to
+ * @subbuf: the sub-buffer
+ *
+ * True when less room is left in it than the smallest event takes: the
+ * writer has moved on to the next one.
+ */
+bool vtrace_ring_subbuf_complete(struct vtrace_ring_reader *reader,
+				 const void *subbuf)
 {
-	return reader->subbuf_size - kbuffer_start_of_data(reader->kbuf);
+	size_t size = vtrace_ring_subbuf_data_size(reader, subbuf);
+
+	return size + RING_EVENT_MIN_SIZE >
+	       reader->subbuf_size - kbuffer_start_of_data(reader->kbuf);
 }
 
 /**
