@@ -49,9 +49,9 @@
 #define RECORD_TICK_MS 1000
 /*
  * Sub-buffer size, where the kernel lets it be chosen (6.8 and later).
- * Every reader pays per sub-buffer: the mmap reader one GET_READER ioctl
- * and one write, the splice and read readers one page swap in the kernel
- * and one write; 64 KB ones take a sixteenth of the calls of 4 KB pages
+ * The mmap and splice readers pay per sub-buffer: one GET_READER ioctl, or
+ * one page swap in the kernel, and one write; 64 KB ones take a sixteenth
+ * of the calls of 4 KB pages
  * (record-bench.sh: the splice reader went from 2.8 to 0.9 ms of CPU per MB).
  */
 #define RECORD_SUBBUF_KB 64
@@ -450,13 +450,19 @@ static int open_readers(struct recorder *r)
 }
 
 /*
- * Large sub-buffers, where the kernel lets them be chosen (6.8 and later),
- * whatever the reader: fewer, larger hand-overs (see RECORD_SUBBUF_KB).
+ * Large sub-buffers, where the kernel lets them be chosen (6.8 and later):
+ * fewer, larger hand-overs (see RECORD_SUBBUF_KB). Not for the read
+ * reader: read() also returns the sub-buffer the writer is filling, and
+ * reading on, one more for each few events written meanwhile, each stored
+ * whole; 64 KB ones made a 14 MB recording 201 MB.
  */
 static int choose_subbuf_size(struct recorder *r)
 {
-	int ret = vtrace_settings_set_subbuf_kb(&r->settings, RECORD_SUBBUF_KB);
+	int ret;
 
+	if (r->opts->path == VTRACE_READER_READ)
+		return 0;
+	ret = vtrace_settings_set_subbuf_kb(&r->settings, RECORD_SUBBUF_KB);
 	return ret == -EOPNOTSUPP ? 0 : ret;
 }
 

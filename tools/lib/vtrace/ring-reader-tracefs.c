@@ -145,12 +145,11 @@ static int read_fetch(struct tracefs_cpu *tcpu, void *buf)
 
 /*
  * Hand out what @fetch brings, at most @max sub-buffers (0: no limit),
- * the one a callback refused first; with @until_partial, stop after one
- * the writer is still filling.
+ * the one a callback refused first.
  */
 static int hand_out_fetched(struct vtrace_ring_reader *reader, fetch_fn fetch,
-			    unsigned int max, bool until_partial,
-			    vtrace_ring_subbuf_fn fn, void *ctx)
+			    unsigned int max, vtrace_ring_subbuf_fn fn,
+			    void *ctx)
 {
 	struct tcpu_state *st = reader->priv;
 	unsigned long long start = reader->stats.subbufs;
@@ -163,9 +162,6 @@ static int hand_out_fetched(struct vtrace_ring_reader *reader, fetch_fn fetch,
 			break;
 		st->pending = true;
 		ret = hand_out(reader, fn, ctx);
-		if (!ret && until_partial &&
-		    !vtrace_ring_subbuf_complete(reader, st->buf))
-			break;
 	}
 	return ret;
 }
@@ -178,10 +174,10 @@ static int hand_out_fetched(struct vtrace_ring_reader *reader, fetch_fn fetch,
 static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
 			  unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
 {
-	int ret = hand_out_fetched(reader, splice_fetch, max, false, fn, ctx);
+	int ret = hand_out_fetched(reader, splice_fetch, max, fn, ctx);
 
 	if (!ret && drain)
-		ret = hand_out_fetched(reader, flush_fetch, 0, false, fn, ctx);
+		ret = hand_out_fetched(reader, flush_fetch, 0, fn, ctx);
 	count_events(reader);
 	return ret;
 }
@@ -193,16 +189,11 @@ const struct vtrace_ring_reader_ops vtrace_ring_splice_ops = {
 	.close = tcpu_close,
 };
 
-/*
- * read() also returns the partly filled sub-buffer the writer is on, so
- * the drain needs nothing else. Before it, reading stops there until the
- * next wake-up: read again at once, it would return a sub-buffer for each
- * few events written meanwhile, each stored whole.
- */
+/* read() returns the partly filled sub-buffer too: the drain is the same. */
 static int read_consume(struct vtrace_ring_reader *reader, bool drain,
 			unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
 {
-	int ret = hand_out_fetched(reader, read_fetch, max, !drain, fn, ctx);
+	int ret = hand_out_fetched(reader, read_fetch, max, fn, ctx);
 
 	count_events(reader);
 	return ret;
