@@ -21,6 +21,7 @@ packages=(
 	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd libkshark2
 	clang libclang-rt-14-dev
 	linux-source-6.12 man-db
+	protobuf-compiler dmtracedump graphviz
 )
 
 need_install() {
@@ -57,6 +58,7 @@ members=(
 	.clang-format
 	include/uapi/linux/trace_mmap.h
 	scripts/checkpatch.pl
+	scripts/kernel-doc
 	scripts/spelling.txt
 	scripts/const_structs.checkpatch
 	tools/testing/selftests/kselftest.h
@@ -65,13 +67,14 @@ members=(
 	tools/testing/selftests/kselftest/ktap_helpers.sh
 )
 
-if [ ! -f "$stamp" ]; then
+# The stamp names the members, so that adding one extracts again.
+if [ "$(cat "$stamp" 2>/dev/null)" != "${members[*]}" ]; then
 	echo "setup: extracting kselftest and checkpatch files from linux-source-6.12"
 	rm -rf "$ksrc"
 	mkdir -p "$ksrc"
 	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$ksrc" \
 		--strip-components=1 "${members[@]/#/linux-source-6.12/}"
-	touch "$stamp"
+	echo "${members[*]}" >"$stamp"
 fi
 
 # Lay the harness out next to selftests/ the way a kernel tree has it, so the
