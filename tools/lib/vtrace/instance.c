@@ -10,6 +10,7 @@
  * match and is left alone.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 #include <vtrace/event-name.h>
 #include <vtrace/instance.h>
+#include <vtrace/state-dir.h>
 
 /**
  * struct vtrace_instance - an open tracefs instance
@@ -35,48 +37,14 @@ struct vtrace_instance {
 	int marker_err;
 };
 
-static bool is_dir(const char *path)
+/* The marker's name in the state directory. */
+static char *marker_name(const char *name)
 {
-	struct stat st;
+	char *file;
 
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/**
- * vtrace_state_dir - where vtrace keeps which instances it created
- *
- * $VTRACE_STATE_DIR, else %VTRACE_STATE_DIR; on a system without /run (a
- * minimal initramfs, Android) "vtrace" in /tmp or /data/local/tmp.
- *
- * Return: the directory (it may not exist yet).
- */
-const char *vtrace_state_dir(void)
-{
-	static const char *const fallbacks[] = { "/tmp", "/data/local/tmp" };
-	const char *env = getenv(VTRACE_STATE_DIR_ENV);
-	static char dir[32];
-	size_t i;
-
-	if (env && *env)
-		return env;
-	if (is_dir("/run"))
-		return VTRACE_STATE_DIR;
-	for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
-		if (is_dir(fallbacks[i])) {
-			snprintf(dir, sizeof(dir), "%s/vtrace", fallbacks[i]);
-			return dir;
-		}
-	}
-	return VTRACE_STATE_DIR;
-}
-
-static char *marker_path(const char *name)
-{
-	char *path;
-
-	if (asprintf(&path, "%s/instance-%s", vtrace_state_dir(), name) < 0)
+	if (asprintf(&file, "instance-%s", name) < 0)
 		return NULL;
-	return path;
+	return file;
 }
 
 /* Identify the instance directory by device and inode. */
@@ -100,60 +68,63 @@ static int instance_id(const struct vtrace_instance *vi, char *buf, size_t size)
 
 static int marker_write(struct vtrace_instance *vi)
 {
-	char id[64], *path;
-	FILE *f;
-	int ret;
+	char id[64], *file;
+	ssize_t len;
+	int fd, ret;
 
 	ret = instance_id(vi, id, sizeof(id));
 	if (ret)
 		return ret;
-	if (mkdir(vtrace_state_dir(), 0755) && errno != EEXIST)
-		return -errno;
-	path = marker_path(vi->name);
-	if (!path)
+	file = marker_name(vi->name);
+	if (!file)
 		return -ENOMEM;
-	f = fopen(path, "we");
-	if (!f) {
+	ret = vtrace_state_file_open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644,
+				     &fd);
+	free(file);
+	if (ret)
+		return ret;
+	len = strlen(id);
+	ret = write(fd, id, len) == len ? 0 : -EIO;
+	if (close(fd) && !ret)
 		ret = -errno;
-		goto out;
-	}
-	fputs(id, f);
-	if (fclose(f))
-		ret = -errno;
-out:
-	free(path);
 	return ret;
 }
 
 /* Whether the marker names this very instance directory. */
 static bool marker_matches(const struct vtrace_instance *vi)
 {
-	char id[64], stored[64] = "";
-	char *path;
-	FILE *f;
+	char id[64], stored[64] = "", *file;
+	ssize_t n;
+	int fd;
 
 	if (!vi->name || instance_id(vi, id, sizeof(id)))
 		return false;
-	path = marker_path(vi->name);
-	if (!path)
+	file = marker_name(vi->name);
+	if (!file)
 		return false;
-	f = fopen(path, "re");
-	free(path);
-	if (!f)
+	if (vtrace_state_file_open(file, O_RDONLY, 0, &fd)) {
+		free(file);
 		return false;
-	if (!fgets(stored, sizeof(stored), f))
-		stored[0] = '\0';
-	fclose(f);
+	}
+	free(file);
+	n = read(fd, stored, sizeof(stored) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	stored[n] = '\0';
 	return !strcmp(id, stored);
 }
 
 static void marker_remove(const char *name)
 {
-	char *path = marker_path(name);
+	char *file = marker_name(name);
+	int dirfd;
 
-	if (path)
-		unlink(path);
-	free(path);
+	if (file && !vtrace_state_dir_open(false, &dirfd, NULL)) {
+		unlinkat(dirfd, file, 0);
+		close(dirfd);
+	}
+	free(file);
 }
 
 /**

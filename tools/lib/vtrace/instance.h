@@ -8,16 +8,11 @@
 
 #include <stdbool.h>
 
+/* Which instances vtrace created is kept in the state directory. */
+#include <vtrace/state-dir.h>
+
 struct tracefs_instance;
 struct vtrace_instance;
-
-/*
- * Where vtrace remembers which instances it created, across runs: the
- * preferred place, and the variable that overrides it. vtrace_state_dir()
- * says which directory is in use (systems without /run have another).
- */
-#define VTRACE_STATE_DIR "/run/vtrace"
-#define VTRACE_STATE_DIR_ENV "VTRACE_STATE_DIR"
 
 enum vtrace_instance_mode {
 	VTRACE_INSTANCE_EXISTING,
@@ -34,6 +29,5 @@ const char *vtrace_instance_name(const struct vtrace_instance *vi);
 bool vtrace_instance_is_new(const struct vtrace_instance *vi);
 bool vtrace_instance_is_owned(const struct vtrace_instance *vi);
 int vtrace_instance_marker_error(const struct vtrace_instance *vi);
-const char *vtrace_state_dir(void);
 
 #endif /* _VTRACE_INSTANCE_H */
