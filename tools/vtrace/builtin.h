@@ -24,5 +24,7 @@ int cmd_status(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_marker(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
 
 #endif /* _VTRACE_BUILTIN_H */

@@ -28,6 +28,9 @@ static const struct vtrace_command commands[] = {
 	  "record events from every CPU into a trace.dat" },
 	{ "stop", cmd_stop, "end a running (or --background) vtrace record" },
 	{ "report", cmd_report, "print the events of a trace.dat" },
+	{ "marker", cmd_marker,
+	  "write an atrace marker (begin, end, counter...)" },
+	{ "reset", cmd_reset, "drop the atrace tags of recordings that died" },
 };
 
 static void usage(FILE *out)

@@ -12,6 +12,7 @@ LIBVTRACE_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 # One line per source file.
 LIBVTRACE_SRCS += atrace-categories.c
+LIBVTRACE_SRCS += atrace-tags.c
 LIBVTRACE_SRCS += categories.c
 LIBVTRACE_SRCS += diag.c
 LIBVTRACE_SRCS += event-name.c
