@@ -68,13 +68,23 @@ open() {
 		return 1
 	fi
 	gunzip -c "$art/$1.dat.gz" > "$dat" || return 1
-	trace-cmd report "$dat" 2> "$work/tc.err" | grep -v '^cpus=' \
-		> "$work/tc.txt"
+	trace-cmd report "$dat" 2> "$work/tc.err" | grep -v '^cpus=' |
+		secs_usecs > "$work/tc.txt"
 	rc=${PIPESTATUS[0]}
 	[ "$rc" = 0 ] || { ktap_print_msg "trace-cmd report: $rc $(head -c 300 "$work/tc.err")"; return 1; }
 	"$VTRACE" report "$dat" > "$work/vt.txt" 2> "$work/vt.err" ||
 		{ ktap_print_msg "vtrace report: $(head -c 300 "$work/vt.err")"; return 1; }
 	kshark_same_events "$dat"
+}
+
+# secs_usecs: trace-cmd 3.1 prints the time stamps of a clock it does not
+# know to count nanoseconds (boot, which vtrace record uses) as plain
+# nanoseconds; vtrace report prints every clock's as seconds.microseconds,
+# as trace-cmd does for the clocks it knows. Print them that way.
+secs_usecs() {
+	perl -pe 's/^(.*?\[\d+\]) *(\d+):/sprintf("%s %5d.%06d:", $1,
+		int(int(($2 + 500) \/ 1000) \/ 1000000),
+		int(($2 + 500) \/ 1000) % 1000000)/e'
 }
 
 # same_report: vtrace report printed what trace-cmd report did.

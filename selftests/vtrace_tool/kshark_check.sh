@@ -29,10 +29,13 @@ kshark_same_events() {
 		python3 - "$tmp/ks" "$tmp/tc" <<'EOF'
 import collections, re, sys
 ks = [l.split() for l in open(sys.argv[1])]
-line = re.compile(r".*\[(\d+)\] +(\d+)\.(\d{9}): ([^:]+):")
+# trace-cmd 3.1 prints seconds.nanoseconds, or for a clock it does not
+# know to count nanoseconds (boot) the nanoseconds alone.
+line = re.compile(r".*\[(\d+)\] *(\d+)(?:\.(\d{9}))?: ([^:]+):")
 tc = [m.groups() for m in map(line.match, open(sys.argv[2])) if m]
 ks_keys = sorted((int(c), int(t)) for c, t, _ in ks)
-tc_keys = sorted((int(c), int(s) * 10**9 + int(ns)) for c, s, ns, _ in tc)
+tc_keys = sorted((int(c), int(s) * 10**9 + int(ns) if ns else int(s))
+		 for c, s, ns, _ in tc)
 names = collections.Counter(n.split("/", 1)[1] for _, _, n in ks
 			    if not n.startswith("ftrace/"))
 tc_names = collections.Counter(n for *_, n in tc if n in names)

@@ -1,0 +1,1128 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The recording engine (see recorder.h): per-CPU reader threads, the
+ * drain at the end, CPUs that come online mid-recording, sink failures,
+ * loss accounting, and the tracefs set-up and its undoing.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include <vtrace/events.h>
+#include <vtrace/instance.h>
+#include <vtrace/record-settings.h>
+#include <vtrace/recorder.h>
+#include <vtrace/ring-stats.h>
+
+#define DEFAULT_PERIOD_MS 1000
+/*
+ * Sub-buffer size, where the kernel lets it be chosen (6.8 and later).
+ * The mmap and splice readers pay per sub-buffer: one GET_READER ioctl, or
+ * one page swap in the kernel, and one write; 64 KB ones take a sixteenth
+ * of the calls of 4 KB pages.
+ */
+#define RECORD_SUBBUF_KB 64
+/* The clock Perfetto places ftrace events with, where it needs no hint. */
+#define DEFAULT_CLOCK "boot"
+
+/**
+ * struct cpu_thread - one CPU's reader thread
+ * @rec: the recording
+ * @cpu: the CPU it reads
+ * @id: the thread
+ * @running: @id was started
+ * @discarding: after a sink failure: sub-buffers are drained, not written
+ * @sink_err: what the sink returned for the sub-buffer just offered
+ * @discarded_events: events drained while discarding, counted as lost
+ * @discarded_bytes: bytes of them
+ * @err: the failure that ended the thread before the stop
+ * @drain_err: the failure of the drain after the stop
+ */
+struct cpu_thread {
+	struct vtrace_recorder *rec;
+	int cpu;
+	pthread_t id;
+	bool running;
+	bool discarding;
+	int sink_err;
+	unsigned long long discarded_events;
+	unsigned long long discarded_bytes;
+	int err;
+	int drain_err;
+};
+
+/**
+ * struct vtrace_recorder - one recording
+ * @opts: the caller's options
+ * @sink: the output, owned
+ * @tfs: the instance's libtracefs handle
+ * @settings: tracefs settings as found, and which were changed
+ * @settings_saved: @settings holds something to restore
+ * @changes: the events switched on, for putting them back
+ * @formats: NULL-terminated event names for the sink
+ * @clock: trace_clock during the recording
+ * @nr_cpus: possible CPUs
+ * @readers: each CPU's reader; NULL for a CPU without a ring buffer
+ * @threads: each CPU's thread
+ * @accounts: each CPU's account, final once stopped
+ * @end: each CPU's ring-buffer counters after the stop
+ * @shown: what each CPU has handed to the sink so far, for progress
+ * @path: the reader path in use
+ * @subbuf_size: the ring buffer's sub-buffer size
+ * @stop_fd: readable once the threads are to stop
+ * @drain: after @stop_fd, the threads drain their buffers
+ * @wake_fd: readable once the recording should stop (@reason is set)
+ * @reason: why it stops
+ * @abort_reason: the text given to vtrace_recorder_abort()
+ * @lock: guards @sink_err, @fail_err, @shown and @err_text
+ * @sink_err: the first sink failure; every CPU then stops writing
+ * @fail_err: the first failure that stopped the recording
+ * @err_text: messages of the failures, joined by "; "
+ * @err_from: where those of the last public call start in @err_text
+ * @state: how far the recording has gone
+ * @start: when tracing was switched on (CLOCK_MONOTONIC)
+ * @elapsed: seconds from @start to the stop
+ */
+struct vtrace_recorder {
+	struct vtrace_recorder_opts opts;
+	struct vtrace_sink *sink;
+	struct tracefs_instance *tfs;
+	struct vtrace_record_settings settings;
+	bool settings_saved;
+	struct vtrace_event_change *changes;
+	const char **formats;
+	char *clock;
+	int nr_cpus;
+	struct vtrace_ring_reader **readers;
+	struct cpu_thread *threads;
+	struct vtrace_cpu_account *accounts;
+	struct vtrace_ring_counters *end;
+	struct vtrace_ring_stats *shown;
+	enum vtrace_reader_path path;
+	size_t subbuf_size;
+	int stop_fd;
+	atomic_bool drain;
+	int wake_fd;
+	atomic_int reason;
+	const char *_Atomic abort_reason;
+	pthread_mutex_t lock;
+	int sink_err;
+	int fail_err;
+	char err_text[2048];
+	size_t err_from;
+	enum { REC_NEW, REC_BEGUN, REC_RUNNING, REC_STOPPED } state;
+	struct timespec start;
+	double elapsed;
+};
+
+static void rec_error(struct vtrace_recorder *rec, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void rec_error(struct vtrace_recorder *rec, const char *fmt, ...)
+{
+	size_t len, size = sizeof(rec->err_text);
+	va_list ap;
+
+	pthread_mutex_lock(&rec->lock);
+	len = strlen(rec->err_text);
+	if (len > rec->err_from && len + 2 < size) {
+		strcpy(rec->err_text + len, "; ");
+		len += 2;
+	}
+	va_start(ap, fmt);
+	if (len < size)
+		vsnprintf(rec->err_text + len, size - len, fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&rec->lock);
+}
+
+/* A public call begins: vtrace_recorder_strerror() tells its failures. */
+static void new_call(struct vtrace_recorder *rec)
+{
+	pthread_mutex_lock(&rec->lock);
+	rec->err_from = strlen(rec->err_text);
+	pthread_mutex_unlock(&rec->lock);
+}
+
+static void set_reason(struct vtrace_recorder *rec,
+		       enum vtrace_stop_reason reason)
+{
+	int none = VTRACE_STOP_NONE;
+
+	if (atomic_compare_exchange_strong(&rec->reason, &none, reason))
+		eventfd_write(rec->wake_fd, 1);
+}
+
+static void fail(struct vtrace_recorder *rec, int err)
+{
+	pthread_mutex_lock(&rec->lock);
+	if (!rec->fail_err)
+		rec->fail_err = err;
+	pthread_mutex_unlock(&rec->lock);
+	set_reason(rec, VTRACE_STOP_FAILED);
+}
+
+static const char *not_implemented(const struct vtrace_recorder_opts *o)
+{
+	if (o->fill_policy != VTRACE_FILL_STREAM)
+		return "a fill policy other than streaming";
+	if (o->max_file_size)
+		return "a maximum file size";
+	if (o->file_write_period_ms)
+		return "a file write period";
+	if (o->cpumask)
+		return "a tracing CPU mask";
+	if (o->nr_tids)
+		return "recording only some threads";
+	if (o->tracefs_options)
+		return "trace options";
+	return NULL;
+}
+
+/**
+ * vtrace_recorder_create - make a recorder; tracefs is not touched yet
+ * @opts: what to record; copied, but what it points to is borrowed
+ * @sink: where the recording goes; owned by the recorder from now on,
+ *	even when this fails
+ * @out: set to the new recorder, also when this fails (for
+ *	vtrace_recorder_strerror(); destroy it either way), NULL only when
+ *	out of memory
+ *
+ * Return: 0; -EINVAL for options that make no recording (no instance, no
+ * event); -EOPNOTSUPP for an option not implemented yet; -ENOMEM.
+ */
+int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
+			   struct vtrace_sink *sink,
+			   struct vtrace_recorder **out)
+{
+	struct vtrace_recorder *rec;
+	const char *missing;
+	int cpu;
+
+	*out = NULL;
+	rec = calloc(1, sizeof(*rec));
+	if (!rec) {
+		vtrace_sink_free(sink);
+		return -ENOMEM;
+	}
+	rec->opts = *opts;
+	rec->sink = sink;
+	rec->stop_fd = -1;
+	rec->wake_fd = -1;
+	pthread_mutex_init(&rec->lock, NULL);
+	*out = rec;
+
+	if (!opts->instance || !opts->nr_events || !sink) {
+		rec_error(rec, "nothing to record");
+		return -EINVAL;
+	}
+	missing = not_implemented(opts);
+	if (missing) {
+		rec_error(rec, "%s is not implemented yet", missing);
+		return -EOPNOTSUPP;
+	}
+	if (!rec->opts.drain_period_ms)
+		rec->opts.drain_period_ms = DEFAULT_PERIOD_MS;
+	if (!rec->opts.tick_ms)
+		rec->opts.tick_ms = DEFAULT_PERIOD_MS;
+	rec->tfs = vtrace_instance_tracefs(opts->instance);
+	rec->path = opts->reader;
+
+	rec->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	rec->readers = calloc(rec->nr_cpus, sizeof(*rec->readers));
+	rec->threads = calloc(rec->nr_cpus, sizeof(*rec->threads));
+	rec->accounts = calloc(rec->nr_cpus, sizeof(*rec->accounts));
+	rec->end = calloc(rec->nr_cpus, sizeof(*rec->end));
+	rec->shown = calloc(rec->nr_cpus, sizeof(*rec->shown));
+	rec->changes = calloc(opts->nr_events, sizeof(*rec->changes));
+	rec->formats = calloc(opts->nr_events + 1, sizeof(*rec->formats));
+	if (!rec->readers || !rec->threads || !rec->accounts || !rec->end ||
+	    !rec->shown || !rec->changes || !rec->formats)
+		return -ENOMEM;
+	for (cpu = 0; cpu < rec->nr_cpus; cpu++)
+		rec->threads[cpu] =
+			(struct cpu_thread){ .rec = rec, .cpu = cpu };
+	for (size_t i = 0; i < opts->nr_events; i++) {
+		rec->changes[i].name = opts->events[i];
+		rec->formats[i] = opts->events[i];
+	}
+	rec->stop_fd = eventfd(0, EFD_CLOEXEC);
+	rec->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (rec->stop_fd < 0 || rec->wake_fd < 0) {
+		rec_error(rec, "eventfd: %s", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int settings_error(struct vtrace_recorder *rec, const char *what,
+			  int err)
+{
+	if (err == -EBUSY)
+		rec_error(
+			rec,
+			"tracefs is busy: cannot set %s: %s (another tracer holds this buffer; try --instance NAME)",
+			what, strerror(-err));
+	else
+		rec_error(rec, "cannot set %s: %s", what, strerror(-err));
+	return err;
+}
+
+/* -ENODEV: @cpu has no ring buffer (yet); other failures are told. */
+static int open_reader(struct vtrace_recorder *rec, int cpu)
+{
+	int ret;
+
+	ret = vtrace_ring_reader_open(rec->tfs, cpu, rec->opts.reader,
+				      &rec->readers[cpu]);
+	if (ret == -EOPNOTSUPP)
+		rec_error(
+			rec,
+			"the %s reader is not offered by this kernel (ring-buffer mmap needs Linux 6.10); use --reader auto",
+			vtrace_reader_path_name(rec->opts.reader));
+	else if (ret && ret != -ENODEV)
+		rec_error(rec, "cannot open per_cpu/cpu%d/trace_pipe_raw: %s",
+			  cpu, strerror(-ret));
+	return ret;
+}
+
+static int open_readers(struct vtrace_recorder *rec)
+{
+	int cpu, ret;
+
+	for (cpu = 0; cpu < rec->nr_cpus; cpu++) {
+		ret = open_reader(rec, cpu);
+		if (ret == -ENODEV)
+			continue; /* a possible CPU that was never up */
+		if (ret)
+			return ret;
+		rec->path = vtrace_ring_reader_path(rec->readers[cpu]);
+		if (!rec->subbuf_size)
+			rec->subbuf_size = vtrace_ring_reader_subbuf_size(
+				rec->readers[cpu]);
+	}
+	return 0;
+}
+
+/*
+ * Large sub-buffers, where the kernel lets them be chosen (6.8 and later):
+ * fewer, larger hand-overs (see RECORD_SUBBUF_KB). Not for the read
+ * reader: read() also returns the sub-buffer the writer is filling, and
+ * reading on, one more for each few events written meanwhile, each stored
+ * whole; 64 KB ones made a 14 MB recording 201 MB.
+ */
+static int choose_subbuf_size(struct vtrace_recorder *rec)
+{
+	int ret;
+
+	if (rec->opts.reader == VTRACE_READER_READ)
+		return 0;
+	ret = vtrace_settings_set_subbuf_kb(&rec->settings, RECORD_SUBBUF_KB);
+	return ret == -EOPNOTSUPP ? 0 : ret;
+}
+
+static int set_clock(struct vtrace_recorder *rec)
+{
+	const char *clock = rec->opts.clock ?: DEFAULT_CLOCK;
+	int ret;
+
+	ret = vtrace_settings_set_clock(&rec->settings, clock);
+	if (ret == -EINVAL && !rec->opts.clock)
+		ret = 0; /* a kernel without it: keep the one found */
+	else if (ret == -EINVAL)
+		rec_error(rec, "unknown clock '%s' (see trace_clock)", clock);
+	else if (ret)
+		settings_error(rec, "trace_clock", ret);
+	if (ret)
+		return ret;
+	rec->clock = tracefs_get_clock(rec->tfs);
+	return rec->clock ? 0 : -ENOMEM;
+}
+
+/* The buffer as the recording wants it: sizes, clock, wake-up mark. */
+static int set_up_buffer(struct vtrace_recorder *rec)
+{
+	const struct vtrace_recorder_opts *o = &rec->opts;
+	int ret;
+
+	ret = vtrace_settings_save(rec->tfs, rec->nr_cpus, &rec->settings);
+	if (ret) {
+		rec_error(rec, "cannot read the tracefs settings: %s",
+			  strerror(-ret));
+		return ret;
+	}
+	rec->settings_saved = true;
+	ret = vtrace_settings_set_tracing_on(&rec->settings, 0);
+	if (ret)
+		return settings_error(rec, "tracing_on", ret);
+	/*
+	 * Enabling an event grows a buffer still at its boot-time minimum,
+	 * which fails once the buffer is mapped: grow it now.
+	 */
+	if (o->buffer_kb || rec->settings.unexpanded) {
+		ret = vtrace_settings_set_buffer_kb(
+			&rec->settings,
+			o->buffer_kb ?: rec->settings.buffer_kb[0]);
+		if (ret)
+			return settings_error(rec, "buffer_size_kb", ret);
+	}
+	ret = set_clock(rec);
+	if (ret)
+		return ret;
+	ret = vtrace_settings_set_percent(&rec->settings,
+					  VTRACE_RECORDER_BUFFER_PERCENT);
+	if (ret && ret != -EOPNOTSUPP)
+		return settings_error(rec, "buffer_percent", ret);
+	if (tracefs_instance_file_clear(rec->tfs, "trace"))
+		return settings_error(rec, "trace (clearing the buffer)",
+				      errno ? -errno : -EIO);
+	ret = choose_subbuf_size(rec);
+	if (ret)
+		return settings_error(rec, "buffer_subbuf_size_kb", ret);
+	return 0;
+}
+
+static int set_up(struct vtrace_recorder *rec)
+{
+	struct vtrace_sink_info info;
+	size_t failed;
+	int ret;
+
+	ret = set_up_buffer(rec);
+	if (ret)
+		return ret;
+	ret = open_readers(rec);
+	if (ret)
+		return ret;
+
+	info = (struct vtrace_sink_info){
+		.instance = rec->tfs,
+		.nr_cpus = rec->nr_cpus,
+		.subbuf_size = rec->subbuf_size,
+		.events = rec->formats,
+		.clock = rec->clock,
+	};
+	ret = rec->sink->ops->begin(rec->sink, &info);
+	if (ret) {
+		rec_error(rec, "cannot create %s: %s", rec->sink->path,
+			  rec->sink->ops->strerror(rec->sink));
+		rec->sink->ops->abort(rec->sink);
+		return ret;
+	}
+	rec->state = REC_BEGUN;
+
+	ret = vtrace_events_set(rec->opts.instance, rec->changes,
+				rec->opts.nr_events, true, &failed);
+	if (ret) {
+		rec_error(rec, "cannot enable %s: %s",
+			  rec->changes[failed].name, strerror(-ret));
+		return ret;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &rec->start);
+	ret = vtrace_settings_set_tracing_on(&rec->settings, 1);
+	if (ret)
+		return settings_error(rec, "tracing_on", ret);
+	return 0;
+}
+
+static int to_sink(void *ctx, int cpu, const void *subbuf, size_t size)
+{
+	struct cpu_thread *t = ctx;
+	struct vtrace_sink *sink = t->rec->sink;
+
+	t->sink_err = sink->ops->add_subbuf(sink, cpu, subbuf, size);
+	return t->sink_err;
+}
+
+/* After a sink failure: empty the buffer, count what it held as lost. */
+static int discard_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
+{
+	struct cpu_thread *t = ctx;
+
+	t->discarded_events +=
+		vtrace_ring_subbuf_events(t->rec->readers[cpu], subbuf);
+	t->discarded_bytes += size;
+	return 0;
+}
+
+static bool sink_failed(struct vtrace_recorder *rec)
+{
+	bool failed;
+
+	pthread_mutex_lock(&rec->lock);
+	failed = rec->sink_err;
+	pthread_mutex_unlock(&rec->lock);
+	return failed;
+}
+
+static void note_sink_error(struct vtrace_recorder *rec, int err)
+{
+	bool first;
+
+	pthread_mutex_lock(&rec->lock);
+	first = !rec->sink_err;
+	if (first)
+		rec->sink_err = err;
+	pthread_mutex_unlock(&rec->lock);
+	if (!first)
+		return;
+	rec_error(rec,
+		  "writing %s: %s; recording stops, what was captured is kept",
+		  rec->sink->path, rec->sink->ops->strerror(rec->sink));
+	fail(rec, err);
+}
+
+/*
+ * Hand this CPU's sub-buffers to the sink. Once the sink has failed (on
+ * any CPU), keep what it has and discard the rest from now on: the
+ * sub-buffer it refused is offered again, and discarded.
+ */
+static int consume_cpu(struct cpu_thread *t, bool drain)
+{
+	struct vtrace_recorder *rec = t->rec;
+	struct vtrace_ring_reader *reader = rec->readers[t->cpu];
+	vtrace_ring_subbuf_fn fn;
+	int ret;
+
+	if (!t->discarding && sink_failed(rec))
+		t->discarding = true;
+	for (;;) {
+		fn = t->discarding ? discard_subbuf : to_sink;
+		t->sink_err = 0;
+		ret = drain ? vtrace_ring_reader_drain(reader, fn, t) :
+			      vtrace_ring_reader_consume(reader, fn, t);
+		if (t->discarding || !t->sink_err)
+			break;
+		t->discarding = true;
+		note_sink_error(rec, t->sink_err);
+	}
+	if (ret)
+		rec_error(rec, "reading cpu%d: %s", t->cpu, strerror(-ret));
+	return ret;
+}
+
+static void publish_stats(struct cpu_thread *t)
+{
+	struct vtrace_recorder *rec = t->rec;
+
+	pthread_mutex_lock(&rec->lock);
+	rec->shown[t->cpu] = *vtrace_ring_reader_stats(rec->readers[t->cpu]);
+	rec->shown[t->cpu].events -= t->discarded_events;
+	rec->shown[t->cpu].bytes -= t->discarded_bytes;
+	pthread_mutex_unlock(&rec->lock);
+}
+
+/*
+ * A CPU's reader thread: consumes until vtrace_recorder_stop() makes
+ * stop_fd readable, then drains what is left once tracing is off.
+ *
+ * One reader thread per CPU, each polling its own CPU's buffer: under a
+ * load that keeps every CPU busy, a single thread reading all buffers
+ * gets a share of one CPU's time and loses events; one per CPU gets a
+ * share of each.
+ */
+static void *record_cpu(void *arg)
+{
+	struct cpu_thread *t = arg;
+	struct vtrace_recorder *rec = t->rec;
+	struct pollfd pfd[2] = {
+		{ .fd = vtrace_ring_reader_fd(rec->readers[t->cpu]),
+		  .events = POLLIN },
+		{ .fd = rec->stop_fd, .events = POLLIN },
+	};
+	cpu_set_t on_cpu;
+
+	/*
+	 * Run on the CPU whose buffer this thread reads, so that under a
+	 * load on every CPU each reader competes for its own CPU only,
+	 * never with another reader for the same one. An offline CPU
+	 * refuses the mask; the thread then runs where it is put.
+	 */
+	CPU_ZERO(&on_cpu);
+	CPU_SET(t->cpu, &on_cpu);
+	sched_setaffinity(0, sizeof(on_cpu), &on_cpu);
+
+	while (!(pfd[1].revents & POLLIN)) {
+		if (poll(pfd, 2, rec->opts.drain_period_ms) < 0) {
+			t->err = -errno;
+			rec_error(rec, "poll cpu%d: %s", t->cpu,
+				  strerror(errno));
+			break;
+		}
+		t->err = consume_cpu(t, false);
+		if (t->err)
+			break;
+		publish_stats(t);
+	}
+	if (t->err)
+		fail(rec, t->err);
+	else if (atomic_load(&rec->drain))
+		t->drain_err = consume_cpu(t, true);
+	return NULL;
+}
+
+/* Signals go to the caller's thread, never to a reader's poll(). */
+static int start_thread(struct vtrace_recorder *rec, int cpu)
+{
+	struct cpu_thread *t = &rec->threads[cpu];
+	sigset_t all, old;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&t->id, NULL, record_cpu, t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		rec_error(rec, "cannot start the reader of cpu%d: %s", cpu,
+			  strerror(err));
+		return -err;
+	}
+	t->running = true;
+	return 0;
+}
+
+static void account_cpu(struct vtrace_recorder *rec, int cpu)
+{
+	const struct cpu_thread *t = &rec->threads[cpu];
+	const struct vtrace_ring_counters *end = &rec->end[cpu];
+	struct vtrace_cpu_account *a = &rec->accounts[cpu];
+	const struct vtrace_ring_stats *all;
+	unsigned long long by_buffer;
+
+	*a = (struct vtrace_cpu_account){ 0 };
+	if (!rec->readers[cpu])
+		return;
+	all = vtrace_ring_reader_stats(rec->readers[cpu]);
+	a->present = 1;
+	a->events = all->events - t->discarded_events;
+	a->bytes = all->bytes - t->discarded_bytes;
+	/*
+	 * The buffer counts what it overwrote or dropped; sub-buffer
+	 * headers tell the same from the reader's side. Events drained
+	 * after a sink failure are lost too.
+	 */
+	by_buffer = vtrace_ring_counters_lost(end);
+	a->lost = by_buffer > all->missed_events ? by_buffer :
+						   all->missed_events;
+	a->lost += t->discarded_events;
+	a->overrun = end->overrun;
+	a->commit_overrun = end->commit_overrun;
+	a->dropped_events = end->dropped_events;
+	a->entries_left = end->entries;
+}
+
+/*
+ * Undo the set-up in reverse: events, readers (a mapped buffer cannot be
+ * resized back), the output (finished when @finish, else aborted), the
+ * settings. Returns the first error.
+ */
+static int tear_down(struct vtrace_recorder *rec, bool finish)
+{
+	struct vtrace_sink_end end = {
+		.nr_cpus = rec->nr_cpus,
+		.cpus = rec->accounts,
+	};
+	struct vtrace_sink *sink = rec->sink;
+	int ret = 0, err, cpu;
+
+	if (rec->state >= REC_BEGUN) {
+		err = vtrace_events_restore(rec->opts.instance, rec->changes,
+					    rec->opts.nr_events);
+		/* A module's events vanish with it: nothing to put back. */
+		if (err && err != -ENOENT) {
+			rec_error(rec, "cannot restore the events: %s",
+				  strerror(-err));
+			ret = ret ?: err;
+		}
+	}
+	for (cpu = 0; cpu < rec->nr_cpus; cpu++) {
+		vtrace_ring_reader_close(rec->readers[cpu]);
+		rec->readers[cpu] = NULL;
+	}
+	if (rec->state >= REC_BEGUN && finish) {
+		err = sink->ops->finish(sink, &end);
+		if (err) {
+			rec_error(rec, "cannot finish %s: %s", sink->path,
+				  sink->ops->strerror(sink));
+			ret = ret ?: err;
+		}
+	} else if (rec->state >= REC_BEGUN) {
+		sink->ops->abort(sink);
+	}
+	if (rec->settings_saved) {
+		err = vtrace_settings_restore(&rec->settings);
+		if (err) {
+			rec_error(rec,
+				  "cannot restore the tracefs settings: %s",
+				  strerror(-err));
+			ret = ret ?: err;
+		}
+		vtrace_settings_free(&rec->settings);
+		rec->settings_saved = false;
+	}
+	rec->state = REC_STOPPED;
+	return ret;
+}
+
+static double since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/*
+ * Switch tracing off, let every CPU's thread bring out what is left, read
+ * the final counters, then tear down. A CPU whose thread did not start is
+ * drained from here.
+ */
+static int stop_and_drain(struct vtrace_recorder *rec)
+{
+	bool failed_before = sink_failed(rec);
+	struct cpu_thread *t;
+	int cpu, ret;
+
+	if (rec->opts.hooks && rec->opts.hooks->stopping)
+		rec->opts.hooks->stopping(rec->opts.hooks_ctx, rec);
+	set_reason(rec, VTRACE_STOP_REQUEST);
+	rec->elapsed = since(&rec->start);
+	ret = vtrace_settings_set_tracing_on(&rec->settings, 0);
+	if (ret)
+		rec_error(rec, "cannot stop tracing: %s", strerror(-ret));
+	atomic_store(&rec->drain, !ret);
+	eventfd_write(rec->stop_fd, 1);
+	for (cpu = 0; cpu < rec->nr_cpus; cpu++) {
+		if (!rec->readers[cpu])
+			continue;
+		t = &rec->threads[cpu];
+		if (t->running)
+			pthread_join(t->id, NULL);
+		else if (!ret)
+			t->drain_err = consume_cpu(t, true);
+		t->running = false;
+		ret = ret ?: t->drain_err;
+		vtrace_ring_counters_read(rec->tfs, cpu, &rec->end[cpu]);
+		account_cpu(rec, cpu);
+	}
+	if (!ret && !failed_before && sink_failed(rec))
+		ret = rec->sink_err;
+	return tear_down(rec, true) ?: ret;
+}
+
+/**
+ * vtrace_recorder_start - set tracefs up and start recording
+ * @rec: a recorder from vtrace_recorder_create()
+ *
+ * Saves the instance's settings, switches tracing off, sets the buffer
+ * size, trace_clock, buffer_percent and sub-buffer size, empties the
+ * buffer, opens every CPU's reader, begins the sink, enables the events,
+ * switches tracing on and starts one reader thread per CPU, then calls
+ * ->started(). When a step fails every one taken is undone (the sink
+ * aborted); when only a thread fails to start, what was recorded is
+ * drained and finished as by vtrace_recorder_stop().
+ *
+ * Return: 0 or a negative errno (-EBUSY: another tracer holds the buffer;
+ * -EOPNOTSUPP: the reader asked for is not offered by this kernel; the
+ * sink's error when it cannot begin).
+ */
+int vtrace_recorder_start(struct vtrace_recorder *rec)
+{
+	int cpu, ret;
+
+	new_call(rec);
+	if (rec->state != REC_NEW)
+		return -EINVAL;
+	ret = set_up(rec);
+	if (ret) {
+		tear_down(rec, false);
+		return ret;
+	}
+	rec->state = REC_RUNNING;
+	for (cpu = 0; cpu < rec->nr_cpus; cpu++) {
+		if (!rec->readers[cpu])
+			continue;
+		ret = start_thread(rec, cpu);
+		if (ret) {
+			fail(rec, ret);
+			stop_and_drain(rec);
+			return ret;
+		}
+	}
+	if (rec->opts.hooks && rec->opts.hooks->started)
+		rec->opts.hooks->started(rec->opts.hooks_ctx, rec);
+	return 0;
+}
+
+/*
+ * A CPU first online during the recording (the instance was made while it
+ * was offline) gets its ring buffer only then: read it from then on.
+ */
+static int adopt_new_cpus(struct vtrace_recorder *rec)
+{
+	int cpu, ret;
+
+	for (cpu = 0; cpu < rec->nr_cpus; cpu++) {
+		if (rec->readers[cpu])
+			continue;
+		ret = open_reader(rec, cpu);
+		if (ret == -ENODEV)
+			continue;
+		if (ret)
+			return ret;
+		if (rec->opts.hooks && rec->opts.hooks->cpu_added)
+			rec->opts.hooks->cpu_added(rec->opts.hooks_ctx, rec,
+						   cpu);
+		ret = start_thread(rec, cpu);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * vtrace_recorder_poll - wait while the recording runs
+ * @rec: a started recorder
+ * @timeout_ms: longest wait
+ *
+ * Returns when the recording should stop (its duration has passed,
+ * vtrace_recorder_request_stop() or vtrace_recorder_abort() was called,
+ * a reader or the sink failed), when @timeout_ms has passed, or when a
+ * signal interrupted the wait. Also starts reading CPUs that came online.
+ * Call vtrace_recorder_stop() once it says so.
+ *
+ * Return: 1 when the recording should stop, 0 when not yet, or the
+ * negative errno of the failure that stopped it.
+ */
+int vtrace_recorder_poll(struct vtrace_recorder *rec, int timeout_ms)
+{
+	struct pollfd wake = { .fd = rec->wake_fd, .events = POLLIN };
+	long long left_ms;
+	eventfd_t count;
+	int ret;
+
+	new_call(rec);
+	if (rec->state != REC_RUNNING)
+		return -EINVAL;
+	if (atomic_load(&rec->reason) == VTRACE_STOP_NONE) {
+		if (rec->opts.duration_ms) {
+			left_ms = rec->opts.duration_ms -
+				  since(&rec->start) * 1000;
+			if (left_ms <= 0)
+				set_reason(rec, VTRACE_STOP_DURATION);
+			else if (left_ms < timeout_ms)
+				timeout_ms = left_ms;
+		}
+		if (poll(&wake, 1, timeout_ms) < 0 && errno != EINTR) {
+			rec_error(rec, "poll: %s", strerror(errno));
+			fail(rec, -errno);
+		}
+		eventfd_read(rec->wake_fd, &count);
+	}
+	if (atomic_load(&rec->reason) == VTRACE_STOP_NONE) {
+		ret = adopt_new_cpus(rec);
+		if (ret)
+			fail(rec, ret);
+	}
+	switch (atomic_load(&rec->reason)) {
+	case VTRACE_STOP_NONE:
+		return 0;
+	case VTRACE_STOP_FAILED:
+		return rec->fail_err;
+	default:
+		return 1;
+	}
+}
+
+/**
+ * vtrace_recorder_run - record until the recording should stop
+ * @rec: a started recorder
+ *
+ * vtrace_recorder_poll() in a loop, calling ->tick() after each
+ * vtrace_recorder_opts.tick_ms and once more at the end.
+ *
+ * Return: 0, or the negative errno of the failure that stopped it (a
+ * reader's, or the sink's: see vtrace_recorder_sink_failed()).
+ */
+int vtrace_recorder_run(struct vtrace_recorder *rec)
+{
+	const struct vtrace_recorder_hooks *hooks = rec->opts.hooks;
+	int ret;
+
+	do {
+		ret = vtrace_recorder_poll(rec, rec->opts.tick_ms);
+		if (hooks && hooks->tick &&
+		    hooks->tick(rec->opts.hooks_ctx, rec))
+			vtrace_recorder_request_stop(rec);
+	} while (!ret);
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * vtrace_recorder_request_stop - ask a recording to stop
+ * @rec: the recorder
+ *
+ * Async-signal-safe, and safe from any thread: a signal handler may call
+ * it. vtrace_recorder_poll() then returns 1; nothing stops until
+ * vtrace_recorder_stop() is called.
+ */
+void vtrace_recorder_request_stop(struct vtrace_recorder *rec)
+{
+	set_reason(rec, VTRACE_STOP_REQUEST);
+}
+
+/**
+ * vtrace_recorder_abort - ask a recording to stop, for a reason
+ * @rec: the recorder
+ * @reason: why (another session took the buffer, ...), borrowed until
+ *	@rec is destroyed
+ *
+ * As vtrace_recorder_request_stop(), but vtrace_recorder_stop_reason()
+ * then says %VTRACE_STOP_ABORT and @reason. The recording still drains,
+ * finishes its output and restores tracefs. Safe from any thread, not
+ * from a signal handler.
+ */
+void vtrace_recorder_abort(struct vtrace_recorder *rec, const char *reason)
+{
+	const char *none = NULL;
+
+	atomic_compare_exchange_strong(&rec->abort_reason, &none, reason);
+	set_reason(rec, VTRACE_STOP_ABORT);
+}
+
+/**
+ * vtrace_recorder_stop - end a recording and put tracefs back
+ * @rec: the recorder
+ *
+ * Calls ->stopping(), switches tracing off, lets every CPU's thread drain
+ * what is left in its buffer (partly filled sub-buffers included), reads
+ * each CPU's final counters, then restores the events, closes the readers,
+ * finishes the sink and restores the settings. Does nothing when the
+ * recording is not running.
+ *
+ * Return: 0, or the negative errno of the first failure (every step is
+ * still attempted).
+ */
+int vtrace_recorder_stop(struct vtrace_recorder *rec)
+{
+	new_call(rec);
+	if (rec->state != REC_RUNNING)
+		return 0;
+	return stop_and_drain(rec);
+}
+
+/**
+ * vtrace_recorder_destroy - free a recorder
+ * @rec: the recorder, may be NULL
+ *
+ * Stops it first when it is still running. The sink is freed too.
+ */
+void vtrace_recorder_destroy(struct vtrace_recorder *rec)
+{
+	if (!rec)
+		return;
+	vtrace_recorder_stop(rec);
+	vtrace_sink_free(rec->sink);
+	if (rec->stop_fd >= 0)
+		close(rec->stop_fd);
+	if (rec->wake_fd >= 0)
+		close(rec->wake_fd);
+	free(rec->readers);
+	free(rec->threads);
+	free(rec->accounts);
+	free(rec->end);
+	free(rec->shown);
+	free(rec->changes);
+	free(rec->formats);
+	free(rec->clock);
+	pthread_mutex_destroy(&rec->lock);
+	free(rec);
+}
+
+/**
+ * vtrace_recorder_strerror - describe what the last call found
+ * @rec: the recorder
+ *
+ * Return: the messages of the failures the last vtrace_recorder_*() call
+ * that can fail met, joined by "; ", or "" when there were none. Valid
+ * until the next call.
+ */
+const char *vtrace_recorder_strerror(const struct vtrace_recorder *rec)
+{
+	const char *text = rec->err_text + rec->err_from;
+
+	return strncmp(text, "; ", 2) ? text : text + 2;
+}
+
+/**
+ * vtrace_recorder_sink_failed - whether the sink refused data
+ * @rec: the recorder
+ *
+ * Return: true when a sub-buffer could not be handed to the sink (a write
+ * failed): what came before it is kept, the rest counts as lost.
+ */
+bool vtrace_recorder_sink_failed(const struct vtrace_recorder *rec)
+{
+	return sink_failed((struct vtrace_recorder *)rec);
+}
+
+/**
+ * vtrace_recorder_stop_reason - why the recording stopped
+ * @rec: the recorder
+ * @detail: set to the reason given to vtrace_recorder_abort(), or NULL;
+ *	may be NULL
+ *
+ * Return: %VTRACE_STOP_NONE while nothing has asked it to stop, else the
+ * first reason it met.
+ */
+enum vtrace_stop_reason
+vtrace_recorder_stop_reason(const struct vtrace_recorder *rec,
+			    const char **detail)
+{
+	enum vtrace_stop_reason reason = atomic_load(&rec->reason);
+
+	if (detail)
+		*detail = reason == VTRACE_STOP_ABORT ?
+				  atomic_load(&rec->abort_reason) :
+				  NULL;
+	return reason;
+}
+
+/**
+ * vtrace_recorder_progress - the counters so far, for a progress line
+ * @rec: a started recorder
+ * @p: filled in
+ *
+ * Reads every CPU's ring-buffer counters (for @p->lost): a few file
+ * reads per CPU, meant for a few calls a second at most.
+ */
+void vtrace_recorder_progress(struct vtrace_recorder *rec,
+			      struct vtrace_recorder_progress *p)
+{
+	struct vtrace_ring_counters c;
+	int cpu;
+
+	*p = (struct vtrace_recorder_progress){ 0 };
+	if (rec->state == REC_NEW)
+		return;
+	p->elapsed = rec->state == REC_STOPPED ? rec->elapsed :
+						 since(&rec->start);
+	if (rec->state == REC_STOPPED) {
+		for (cpu = 0; cpu < rec->nr_cpus; cpu++) {
+			p->events += rec->accounts[cpu].events;
+			p->bytes += rec->accounts[cpu].bytes;
+			p->lost += rec->accounts[cpu].lost;
+		}
+		return;
+	}
+	pthread_mutex_lock(&rec->lock);
+	for (cpu = 0; cpu < rec->nr_cpus; cpu++) {
+		p->events += rec->shown[cpu].events;
+		p->bytes += rec->shown[cpu].bytes;
+	}
+	pthread_mutex_unlock(&rec->lock);
+	for (cpu = 0; cpu < rec->nr_cpus; cpu++)
+		if (rec->readers[cpu] &&
+		    !vtrace_ring_counters_read(rec->tfs, cpu, &c))
+			p->lost += vtrace_ring_counters_lost(&c);
+}
+
+/**
+ * vtrace_recorder_cpu_account - one CPU's account of a stopped recording
+ * @rec: a stopped recorder
+ * @cpu: the CPU
+ * @a: filled in
+ *
+ * Return: 0; -ENODEV when @cpu had no ring buffer to read (never online
+ * during the recording: @a is all zeroes); -EINVAL for a CPU out of
+ * range or a recording not stopped.
+ */
+int vtrace_recorder_cpu_account(const struct vtrace_recorder *rec, int cpu,
+				struct vtrace_cpu_account *a)
+{
+	if (cpu < 0 || cpu >= rec->nr_cpus || rec->state != REC_STOPPED)
+		return -EINVAL;
+	*a = rec->accounts[cpu];
+	return a->present ? 0 : -ENODEV;
+}
+
+/**
+ * vtrace_recorder_nr_cpus - how many CPUs the recording covers
+ * @rec: the recorder
+ *
+ * Return: the number of possible CPUs (0..N-1), read or not.
+ */
+int vtrace_recorder_nr_cpus(const struct vtrace_recorder *rec)
+{
+	return rec->nr_cpus;
+}
+
+/**
+ * vtrace_recorder_elapsed - how long the recording ran
+ * @rec: a stopped recorder
+ *
+ * Return: seconds from switching tracing on to switching it off.
+ */
+double vtrace_recorder_elapsed(const struct vtrace_recorder *rec)
+{
+	return rec->elapsed;
+}
+
+/**
+ * vtrace_recorder_reader - the reader path in use
+ * @rec: the recorder
+ *
+ * Return: the path the readers took (what %VTRACE_READER_AUTO chose),
+ * once started; the one asked for before.
+ */
+enum vtrace_reader_path
+vtrace_recorder_reader(const struct vtrace_recorder *rec)
+{
+	return rec->path;
+}
+
+/**
+ * vtrace_recorder_subbuf_size - the ring buffer's sub-buffer size
+ * @rec: a started recorder
+ *
+ * Return: bytes per sub-buffer, 0 before the start.
+ */
+size_t vtrace_recorder_subbuf_size(const struct vtrace_recorder *rec)
+{
+	return rec->subbuf_size;
+}
+
+/**
+ * vtrace_recorder_clock - the trace_clock of the recording
+ * @rec: a started recorder
+ *
+ * Return: the clock's name, NULL before the start.
+ */
+const char *vtrace_recorder_clock(const struct vtrace_recorder *rec)
+{
+	return rec->clock;
+}
+
+/**
+ * vtrace_recorder_sink - the recording's output
+ * @rec: the recorder
+ *
+ * Return: the sink given to vtrace_recorder_create().
+ */
+const struct vtrace_sink *
+vtrace_recorder_sink(const struct vtrace_recorder *rec)
+{
+	return rec->sink;
+}

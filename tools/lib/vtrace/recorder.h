@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The recording engine: every CPU's ring buffer of one tracefs instance,
+ * read by one thread per CPU, into a sink (sink.h), with every tracefs
+ * setting put back afterwards.
+ *
+ *	vtrace_recorder_create(&opts, sink, &rec);  // checks only, no tracefs
+ *	vtrace_recorder_start(rec);     // set-up; undone by itself on failure
+ *	vtrace_recorder_run(rec);       // or a loop of vtrace_recorder_poll()
+ *	vtrace_recorder_stop(rec);      // tracing off, drain, finish, restore
+ *	vtrace_recorder_cpu_account(rec, cpu, &a);  // the summary
+ *	vtrace_recorder_destroy(rec);
+ *
+ * The order of the set-up is what keeps failures clean: the output is
+ * begun (its file created) before any event is enabled, and every step
+ * taken is undone in reverse, whatever failed: events, readers, the
+ * output (finished, or aborted when the set-up failed), then the tracefs
+ * settings. The instance itself, and any lock on it, are the caller's:
+ * remove or release them after vtrace_recorder_destroy().
+ *
+ * Failures. Functions return 0 or a negative errno and never print;
+ * vtrace_recorder_strerror() holds the text of what the last call found
+ * ("cannot set buffer_size_kb: Device or resource busy (...)"), one
+ * message per failure, joined by "; ". A sink failure (a write) is told
+ * apart from a reader failure by where it came from, never by its errno:
+ * vtrace_recorder_sink_failed() says whether the output lost data.
+ *
+ * Hooks for the code around a recording (struct vtrace_recorder_hooks):
+ *  - sessions: ->started() gives the recording (instance, pid are the
+ *    caller's), ->tick() the periodic counters (vtrace_recorder_progress()),
+ *    vtrace_recorder_abort() another process's request to end it (the
+ *    recording stops, drains, finishes its output and restores tracefs as
+ *    on any stop; vtrace_recorder_stop_reason() then says
+ *    %VTRACE_STOP_ABORT and the reason), the end is after
+ *    vtrace_recorder_destroy().
+ *  - atrace: ->started() runs once tracing is on, ->stopping() just
+ *    before it goes off: set and clear userspace tag bits there.
+ *  - trace configs: struct vtrace_recorder_opts holds what a Perfetto
+ *    TraceConfig sets; the members marked "not implemented yet" make
+ *    vtrace_recorder_create() fail with -EOPNOTSUPP and a message naming
+ *    them until they are.
+ *  - output formats: a sink (sink.h) per format.
+ */
+#ifndef _VTRACE_RECORDER_H
+#define _VTRACE_RECORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <vtrace/ring-reader.h>
+#include <vtrace/sink.h>
+
+struct vtrace_instance;
+struct vtrace_recorder;
+
+/*
+ * poll() on a CPU's buffer wakes its reader when the buffer is this full
+ * (buffer_percent), or after vtrace_recorder_opts.drain_period_ms.
+ */
+#define VTRACE_RECORDER_BUFFER_PERCENT 25
+
+/**
+ * enum vtrace_fill_policy - what a recording keeps when data outgrows it
+ * @VTRACE_FILL_STREAM: read all along and keep everything (the default)
+ * @VTRACE_FILL_RING_BUFFER: keep only the newest data, as of the stop
+ *	(Perfetto's RING_BUFFER; not implemented yet)
+ * @VTRACE_FILL_DISCARD: stop taking data once
+ *	vtrace_recorder_opts.max_file_size is reached, and say so (Perfetto's
+ *	DISCARD; not implemented yet)
+ */
+enum vtrace_fill_policy {
+	VTRACE_FILL_STREAM,
+	VTRACE_FILL_RING_BUFFER,
+	VTRACE_FILL_DISCARD,
+};
+
+/**
+ * enum vtrace_stop_reason - why a recording stopped
+ * @VTRACE_STOP_NONE: it has not stopped
+ * @VTRACE_STOP_DURATION: vtrace_recorder_opts.duration_ms passed
+ * @VTRACE_STOP_REQUEST: vtrace_recorder_request_stop() (a signal, or
+ *	vtrace stop)
+ * @VTRACE_STOP_ABORT: vtrace_recorder_abort(), with a reason
+ * @VTRACE_STOP_FAILED: a reader, the sink or the recorder failed
+ */
+enum vtrace_stop_reason {
+	VTRACE_STOP_NONE,
+	VTRACE_STOP_DURATION,
+	VTRACE_STOP_REQUEST,
+	VTRACE_STOP_ABORT,
+	VTRACE_STOP_FAILED,
+};
+
+struct vtrace_recorder_hooks;
+
+/**
+ * struct vtrace_recorder_opts - what to record, and how
+ * @instance: the tracefs instance to record (its top level buffer when it
+ *	has no name); borrowed, must outlive the recorder
+ * @events: "group/event" names to enable, each present in the instance
+ *	(see the caller's selection); borrowed
+ * @nr_events: entries in @events, at least one
+ * @reader: the ring-buffer reader; %VTRACE_READER_AUTO picks one
+ * @duration_ms: stop after this long; 0: until stopped
+ * @buffer_kb: per-CPU ring buffer size during the recording; 0: as found
+ *	(grown from its boot-time minimum when still there)
+ * @clock: trace_clock during the recording; NULL: "boot" where the kernel
+ *	has it (Perfetto's own clock; it counts across suspend), else as found
+ * @drain_period_ms: longest time a CPU's data waits in its ring buffer
+ *	before it is read even though the buffer is not yet at its wake-up
+ *	mark; 0: 1000
+ * @tick_ms: how often vtrace_recorder_run() calls ->tick() and looks for
+ *	CPUs come online; 0: 1000
+ * @fill_policy: see enum vtrace_fill_policy; other than
+ *	%VTRACE_FILL_STREAM not implemented yet
+ * @max_file_size: bytes of sub-buffers to keep at most; 0: no limit
+ *	(not implemented yet)
+ * @file_write_period_ms: how often the output is written; 0: as read
+ *	(not implemented yet)
+ * @cpumask: tracing_cpumask during the recording (hex, as the file takes
+ *	it); NULL: as found (not implemented yet)
+ * @tids: record only these threads' events (set_event_pid); borrowed
+ *	(not implemented yet)
+ * @nr_tids: entries in @tids; 0: every thread
+ * @tracefs_options: NULL-terminated trace_options to set during the
+ *	recording ("name" or "noname"); NULL: none (not implemented yet)
+ * @hooks: callbacks, or NULL
+ * @hooks_ctx: passed to every hook
+ */
+struct vtrace_recorder_opts {
+	struct vtrace_instance *instance;
+	const char *const *events;
+	size_t nr_events;
+	enum vtrace_reader_path reader;
+	long long duration_ms;
+	long long buffer_kb;
+	const char *clock;
+	unsigned int drain_period_ms;
+	unsigned int tick_ms;
+	enum vtrace_fill_policy fill_policy;
+	unsigned long long max_file_size;
+	unsigned int file_write_period_ms;
+	const char *cpumask;
+	const pid_t *tids;
+	size_t nr_tids;
+	const char *const *tracefs_options;
+	const struct vtrace_recorder_hooks *hooks;
+	void *hooks_ctx;
+};
+
+/**
+ * struct vtrace_recorder_hooks - the caller's points in a recording
+ * @started: tracing has just been switched on; the readers run
+ * @tick: every vtrace_recorder_opts.tick_ms in vtrace_recorder_run();
+ *	return 0 to go on, or non-zero to stop the recording as if
+ *	vtrace_recorder_request_stop() had been called
+ * @cpu_added: @cpu came online for the first time during the recording
+ *	and is read from now on
+ * @stopping: tracing is about to be switched off (by
+ *	vtrace_recorder_stop())
+ *
+ * Every hook runs in the thread that called the recorder function, may
+ * be NULL, and gets vtrace_recorder_opts.hooks_ctx as @ctx.
+ */
+struct vtrace_recorder_hooks {
+	void (*started)(void *ctx, struct vtrace_recorder *rec);
+	int (*tick)(void *ctx, struct vtrace_recorder *rec);
+	void (*cpu_added)(void *ctx, struct vtrace_recorder *rec, int cpu);
+	void (*stopping)(void *ctx, struct vtrace_recorder *rec);
+};
+
+/**
+ * struct vtrace_recorder_progress - a recording's counters so far
+ * @elapsed: seconds since tracing was switched on
+ * @events: events handed to the sink
+ * @bytes: bytes handed to the sink
+ * @lost: events lost so far, as the ring buffers count them
+ */
+struct vtrace_recorder_progress {
+	double elapsed;
+	unsigned long long events;
+	unsigned long long bytes;
+	unsigned long long lost;
+};
+
+int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
+			   struct vtrace_sink *sink,
+			   struct vtrace_recorder **out);
+int vtrace_recorder_start(struct vtrace_recorder *rec);
+int vtrace_recorder_poll(struct vtrace_recorder *rec, int timeout_ms);
+int vtrace_recorder_run(struct vtrace_recorder *rec);
+void vtrace_recorder_request_stop(struct vtrace_recorder *rec);
+void vtrace_recorder_abort(struct vtrace_recorder *rec, const char *reason);
+int vtrace_recorder_stop(struct vtrace_recorder *rec);
+void vtrace_recorder_destroy(struct vtrace_recorder *rec);
+
+const char *vtrace_recorder_strerror(const struct vtrace_recorder *rec);
+bool vtrace_recorder_sink_failed(const struct vtrace_recorder *rec);
+enum vtrace_stop_reason
+vtrace_recorder_stop_reason(const struct vtrace_recorder *rec,
+			    const char **detail);
+void vtrace_recorder_progress(struct vtrace_recorder *rec,
+			      struct vtrace_recorder_progress *p);
+int vtrace_recorder_cpu_account(const struct vtrace_recorder *rec, int cpu,
+				struct vtrace_cpu_account *a);
+int vtrace_recorder_nr_cpus(const struct vtrace_recorder *rec);
+double vtrace_recorder_elapsed(const struct vtrace_recorder *rec);
+enum vtrace_reader_path
+vtrace_recorder_reader(const struct vtrace_recorder *rec);
+size_t vtrace_recorder_subbuf_size(const struct vtrace_recorder *rec);
+const char *vtrace_recorder_clock(const struct vtrace_recorder *rec);
+const struct vtrace_sink *
+vtrace_recorder_sink(const struct vtrace_recorder *rec);
+
+#endif /* _VTRACE_RECORDER_H */

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Where a recording goes: one output format behind one interface.
+ *
+ * The recorder (recorder.h) hands a sink the recording's metadata when
+ * tracing is about to start, every sub-buffer of every CPU as it is read,
+ * and the per-CPU counters when tracing has stopped. A sink writes what it
+ * likes with them: trace.dat stores the sub-buffers as they are
+ * (tracedat-sink.c), another format may decode them (its own tep handle,
+ * loaded at begin while every event's format is still there).
+ *
+ * What a sink may read itself: the event formats (tracefs_local_events()
+ * or the instance's events/ files) in ->begin(), before a module's events
+ * can vanish with it; saved_cmdlines and saved_tgids (top level) and the
+ * instance's per_cpu/cpuN/stats in ->finish(), which runs after tracing is
+ * off and before the settings are restored.
+ *
+ * A sink describes its own failures (->strerror), so that the recorder
+ * never guesses from an errno whether the reader or the writer failed:
+ * whatever ->add_subbuf() returns is the sink's failure.
+ *
+ * Adding a format: write NAME-sink.c with a vtrace_sink_ops and a
+ * constructor, and add one line to the table in sink.c (name and file
+ * extension); vtrace_sink_open() then picks it for -o FILE.EXT or
+ * --format NAME.
+ */
+#ifndef _VTRACE_SINK_H
+#define _VTRACE_SINK_H
+
+#include <stddef.h>
+
+struct tracefs_instance;
+struct vtrace_sink;
+
+/**
+ * struct vtrace_sink_info - the recording a sink is about to receive
+ * @instance: the tracefs instance recorded (NULL: the top level buffer);
+ *	its files (events/, trace_clock, per_cpu/) may be read until
+ *	->finish() returns
+ * @nr_cpus: CPUs 0..@nr_cpus-1 that sub-buffers may come from
+ * @subbuf_size: size of every sub-buffer, a power of two
+ * @events: NULL-terminated "group/event" names enabled for the recording
+ *	(ftrace's own events such as ftrace/print come in as well)
+ * @clock: the trace_clock in effect ("boot", "local", ...)
+ */
+struct vtrace_sink_info {
+	struct tracefs_instance *instance;
+	int nr_cpus;
+	size_t subbuf_size;
+	const char *const *events;
+	const char *clock;
+};
+
+/**
+ * struct vtrace_cpu_account - one CPU's account of a recording
+ * @present: whether the CPU had a ring buffer that was read; the other
+ *	members are 0 when not
+ * @events: events handed to the sink
+ * @bytes: bytes of sub-buffers handed to the sink
+ * @lost: events lost: overwritten or dropped by the ring buffer before
+ *	they were read, or read but not handed to the sink (after it failed)
+ * @overrun: the ring buffer's overrun counter (per_cpu/cpuN/stats)
+ * @commit_overrun: its commit overrun counter
+ * @dropped_events: its dropped events counter (when overwrite is off)
+ * @entries_left: events left unread in the ring buffer
+ */
+struct vtrace_cpu_account {
+	int present;
+	unsigned long long events;
+	unsigned long long bytes;
+	unsigned long long lost;
+	unsigned long long overrun;
+	unsigned long long commit_overrun;
+	unsigned long long dropped_events;
+	unsigned long long entries_left;
+};
+
+/**
+ * struct vtrace_sink_end - what a sink is told when the recording ends
+ * @nr_cpus: entries in @cpus, the same as vtrace_sink_info.nr_cpus
+ * @cpus: each CPU's account, indexed by CPU
+ */
+struct vtrace_sink_end {
+	int nr_cpus;
+	const struct vtrace_cpu_account *cpus;
+};
+
+/**
+ * struct vtrace_sink_ops - what an output format implements
+ * @name: the format's name, as --format takes it ("tracedat")
+ * @begin: called once, before tracing starts: create the output and
+ *	store the metadata. Return 0 or a negative errno; on failure nothing
+ *	may be left behind.
+ * @add_subbuf: one sub-buffer of @cpu as the kernel lays it out (time
+ *	stamp, commit, data), @size bytes, valid during the call only. Called
+ *	concurrently for different CPUs, never for the same CPU. Return 0 or
+ *	a negative errno: the recording then stops (what was added before is
+ *	kept) and the sub-buffer counts as lost.
+ * @finish: complete the output after the last sub-buffer (also after an
+ *	@add_subbuf failure). Return 0 or a negative errno.
+ * @abort: drop an output that will not be finished (the set-up failed
+ *	after @begin), its temporary files included.
+ * @strerror: describe the last failure, e.g. "writing trace.dat.cpu1: No
+ *	space left on device"; "" when nothing failed.
+ * @destroy: free @priv (after @finish or @abort, or without @begin);
+ *	vtrace_sink_free() frees the rest.
+ */
+struct vtrace_sink_ops {
+	const char *name;
+	int (*begin)(struct vtrace_sink *sink,
+		     const struct vtrace_sink_info *info);
+	int (*add_subbuf)(struct vtrace_sink *sink, int cpu, const void *subbuf,
+			  size_t size);
+	int (*finish)(struct vtrace_sink *sink,
+		      const struct vtrace_sink_end *end);
+	void (*abort)(struct vtrace_sink *sink);
+	const char *(*strerror)(const struct vtrace_sink *sink);
+	void (*destroy)(struct vtrace_sink *sink);
+};
+
+/**
+ * struct vtrace_sink - an output, as the recorder sees it
+ * @ops: its format
+ * @path: the file it writes, for messages
+ * @priv: the format's own state
+ */
+struct vtrace_sink {
+	const struct vtrace_sink_ops *ops;
+	char *path;
+	void *priv;
+};
+
+/**
+ * typedef vtrace_sink_create_fn - makes a sink of one format
+ * @path: the output file; created by ->begin(), not now
+ * @out: set to the new sink
+ *
+ * Return: 0 or a negative errno.
+ */
+typedef int (*vtrace_sink_create_fn)(const char *path,
+				     struct vtrace_sink **out);
+
+int vtrace_sink_open(const char *format, const char *path,
+		     struct vtrace_sink **out);
+const char *vtrace_sink_formats(void);
+void vtrace_sink_free(struct vtrace_sink *sink);
+
+int vtrace_tracedat_sink_create(const char *path, struct vtrace_sink **out);
+
+#endif /* _VTRACE_SINK_H */

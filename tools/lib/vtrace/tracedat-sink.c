@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The trace.dat sink: the recorder's output interface on top of the
+ * trace.dat writer (tracedat-writer.h), which stores sub-buffers as read.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vtrace/sink.h>
+#include <vtrace/tracedat-writer.h>
+
+/**
+ * struct tracedat_sink - the writer, and why it could not be made
+ * @td: the writer, from ->begin() on
+ * @create_err: text of a vt_tracedat_create() failure that left no writer
+ */
+struct tracedat_sink {
+	struct vt_tracedat *td;
+	char create_err[128];
+};
+
+static struct tracedat_sink *priv_of(const struct vtrace_sink *sink)
+{
+	return sink->priv;
+}
+
+static int tracedat_begin(struct vtrace_sink *sink,
+			  const struct vtrace_sink_info *info)
+{
+	struct tracedat_sink *ts = priv_of(sink);
+	struct vt_tracedat_opts opts = {
+		.instance = info->instance,
+		.ncpus = info->nr_cpus,
+		.page_size = info->subbuf_size,
+		.events = info->events,
+	};
+	int ret;
+
+	ret = vt_tracedat_create(&ts->td, sink->path, &opts);
+	if (ret && !ts->td)
+		snprintf(ts->create_err, sizeof(ts->create_err), "%s",
+			 strerror(-ret));
+	return ret;
+}
+
+static int tracedat_add_subbuf(struct vtrace_sink *sink, int cpu,
+			       const void *subbuf, size_t size)
+{
+	return vt_tracedat_add_page(priv_of(sink)->td, cpu, subbuf, size);
+}
+
+/* The writer reads the per-CPU counters from tracefs itself. */
+static int tracedat_finish(struct vtrace_sink *sink,
+			   const struct vtrace_sink_end *end)
+{
+	return vt_tracedat_finish(priv_of(sink)->td);
+}
+
+static void tracedat_abort(struct vtrace_sink *sink)
+{
+	struct tracedat_sink *ts = priv_of(sink);
+
+	vt_tracedat_abort(ts->td);
+	ts->td = NULL;
+}
+
+static const char *tracedat_strerror(const struct vtrace_sink *sink)
+{
+	const struct tracedat_sink *ts = priv_of(sink);
+
+	return ts->td ? vt_tracedat_strerror(ts->td) : ts->create_err;
+}
+
+static void tracedat_destroy(struct vtrace_sink *sink)
+{
+	struct tracedat_sink *ts = priv_of(sink);
+
+	vt_tracedat_close(ts->td);
+	free(ts);
+}
+
+static const struct vtrace_sink_ops tracedat_sink_ops = {
+	.name = "tracedat",
+	.begin = tracedat_begin,
+	.add_subbuf = tracedat_add_subbuf,
+	.finish = tracedat_finish,
+	.abort = tracedat_abort,
+	.strerror = tracedat_strerror,
+	.destroy = tracedat_destroy,
+};
+
+/**
+ * vtrace_tracedat_sink_create - a sink writing trace-cmd's trace.dat v6
+ * @path: the output file
+ * @out: set to the new sink
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vtrace_tracedat_sink_create(const char *path, struct vtrace_sink **out)
+{
+	struct vtrace_sink *sink;
+
+	*out = NULL;
+	sink = calloc(1, sizeof(*sink));
+	if (!sink)
+		return -ENOMEM;
+	sink->ops = &tracedat_sink_ops;
+	sink->path = strdup(path);
+	sink->priv = calloc(1, sizeof(struct tracedat_sink));
+	if (!sink->path || !sink->priv) {
+		free(sink->path);
+		free(sink->priv);
+		free(sink);
+		return -ENOMEM;
+	}
+	*out = sink;
+	return 0;
+}
