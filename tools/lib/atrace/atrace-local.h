@@ -6,6 +6,7 @@
 #ifndef _VTRACE_ATRACE_LOCAL_H
 #define _VTRACE_ATRACE_LOCAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <vtrace/atrace-tagfile.h>
@@ -18,6 +19,7 @@ static inline const struct vtrace_atrace_tagfile *atrace_tagfile(void)
 }
 
 int atrace_tagfile_map(void);
+bool atrace_spawn(void *(*fn)(void *));
 void atrace_marker_reset(void);
 void atrace_marker_forked(void);
 

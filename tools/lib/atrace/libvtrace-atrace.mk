@@ -38,7 +38,7 @@ LIBATRACE_HDRS := $(wildcard $(LIBATRACE_DIR)/*.h \
 
 # Objects are position independent: the same ones make both libraries.
 LIBATRACE_BUILD_FLAGS = $(CFLAGS) -fPIC \
-	$(LIBATRACE_WARNINGS) -D_GNU_SOURCE -I$(LIBATRACE_DIR)/include \
+	$(LIBATRACE_WARNINGS) -D_GNU_SOURCE= -I$(LIBATRACE_DIR)/include \
 	-I$(LIBATRACE_DIR)/.. $(LIBATRACE_DEFINES) $(CPPFLAGS)
 
 LIBATRACE_BUILD_ID := $(CC) $(LIBATRACE_BUILD_FLAGS)

@@ -8,14 +8,22 @@
  * the new trace_marker is dup'ed over that number, never closed and
  * reopened, so a marker racing the switch lands in the old buffer or the
  * new one, never in a file that happened to get the number.
+ *
+ * An open trace_marker of an instance keeps the instance from being
+ * removed (EBUSY), and a process whose tags went off never writes again to
+ * notice. So while the descriptor is an instance's, a thread waits for the
+ * tag file to change (a futex on its @seq, woken by the writer) and
+ * follows it, back to the top level when the recording ends.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -38,6 +46,9 @@ static int marker_fd = -1;
 /* The tag file's @seq that marker_fd follows; odd means "look again". */
 static uint32_t marker_seq = 1;
 static bool process_enabled = true;
+/* marker_fd is an instance's, and the thread that follows the file runs. */
+static bool target_is_instance;
+static bool follower_running;
 /* "|pid", formatted once per process. */
 static char pid_text[16];
 static size_t pid_len;
@@ -71,16 +82,21 @@ void vtrace_atrace_set_pid(int pid)
 	set_pid(pid);
 }
 
+static void start_follower_locked(void);
+
 /**
  * atrace_marker_forked - the child's half of fork()
  *
  * Markers carry the child's own pid. A lock held by another thread of the
- * parent at the fork is not held in the child.
+ * parent at the fork is not held in the child, nor does the follower run.
  */
 void atrace_marker_forked(void)
 {
 	pthread_mutex_init(&target_lock, NULL);
 	atrace_marker_reset();
+	follower_running = false;
+	if (target_is_instance)
+		start_follower_locked();
 }
 
 static bool instance_name_ok(const char *name)
@@ -140,6 +156,7 @@ static void retarget(void)
 		goto out;
 
 	fd = instance_name_ok(instance) ? open_marker(instance) : -1;
+	target_is_instance = fd >= 0 && *instance;
 	/* Let go of the old buffer even when the new one cannot be opened. */
 	if (fd < 0 && marker_fd >= 0)
 		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -152,8 +169,40 @@ static void retarget(void)
 		}
 	}
 	__atomic_store_n(&marker_seq, seq, __ATOMIC_RELEASE);
+	if (target_is_instance)
+		start_follower_locked();
 out:
 	pthread_mutex_unlock(&target_lock);
+}
+
+/* Follow the tag file for as long as marker_fd is an instance's. */
+static void *follow(void *arg)
+{
+	const struct vtrace_atrace_tagfile *tf = atrace_tagfile();
+	struct timespec timeout = { 2, 0 };
+	uint32_t seq, now;
+
+	for (;;) {
+		pthread_mutex_lock(&target_lock);
+		if (!target_is_instance) {
+			follower_running = false;
+			pthread_mutex_unlock(&target_lock);
+			return NULL;
+		}
+		seq = marker_seq;
+		pthread_mutex_unlock(&target_lock);
+		now = __atomic_load_n(&tf->seq, __ATOMIC_ACQUIRE);
+		if (now == seq || now & 1)
+			syscall(SYS_futex, &tf->seq, FUTEX_WAIT, now, &timeout,
+				NULL, 0);
+		retarget();
+	}
+}
+
+static void start_follower_locked(void)
+{
+	if (!follower_running)
+		follower_running = atrace_spawn(follow);
 }
 
 static int target_fd(void)

@@ -134,22 +134,38 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-static void start_watch_locked(void)
+/**
+ * atrace_spawn - start a detached helper thread
+ * @fn: its function
+ *
+ * The thread blocks every signal (they are the application's) and has a
+ * small stack.
+ *
+ * Return: true when it runs.
+ */
+bool atrace_spawn(void *(*fn)(void *))
 {
-	sigset_t all, old;
 	pthread_attr_t attr;
 	pthread_t thread;
+	sigset_t all, old;
+	bool ok;
 
-	if (watching || pthread_attr_init(&attr))
-		return;
+	if (pthread_attr_init(&attr))
+		return false;
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
-	/* The application's signals are not for this thread. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	watching = !pthread_create(&thread, &attr, watch, NULL);
+	ok = !pthread_create(&thread, &attr, fn, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
+	return ok;
+}
+
+static void start_watch_locked(void)
+{
+	if (!watching)
+		watching = atrace_spawn(watch);
 }
 
 static void before_fork(void)

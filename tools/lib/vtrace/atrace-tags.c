@@ -11,9 +11,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <limits.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <vtrace/atrace-tags.h>
@@ -106,9 +109,11 @@ fail:
 
 /*
  * Publish the union of the holders' tags, and the buffer they agree on
- * (the top level when they name different ones). The buffer is written
- * first, between two increments of @seq, so that a marker of a newly
- * enabled tag already goes to the new buffer.
+ * (the top level when they name different ones, or when nothing is held).
+ * The buffer is written first, between two increments of @seq, so that a
+ * marker of a newly enabled tag already goes to the new buffer; processes
+ * holding an instance's trace_marker wait on @seq (a futex) to let go of
+ * it, so that the instance can be removed.
  */
 static void publish(struct vtrace_atrace_tagfile *tf)
 {
@@ -128,7 +133,7 @@ static void publish(struct vtrace_atrace_tagfile *tf)
 			dest = "";
 	}
 	if (!dest)
-		dest = tf->instance;
+		dest = "";
 	if (strcmp(dest, tf->instance)) {
 		__atomic_store_n(&tf->seq, tf->seq + 1, __ATOMIC_RELEASE);
 		memset(tf->instance, 0, sizeof(tf->instance));
@@ -136,6 +141,7 @@ static void publish(struct vtrace_atrace_tagfile *tf)
 		__atomic_store_n(&tf->seq, tf->seq + 1, __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&tf->tags, tags, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &tf->seq, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 static void close_locked(int fd, struct vtrace_atrace_tagfile *tf)
