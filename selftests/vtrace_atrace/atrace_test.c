@@ -29,15 +29,9 @@
 
 #define ATRACE_TAG ATRACE_TAG_GRAPHICS
 #include <vtrace/atrace.h>
-#include <vtrace/atrace-categories.h>
 #include <vtrace/atrace-tags.h>
 
 #include "../kselftest_harness.h"
-
-_Static_assert(ATRACE_TAG_GRAPHICS == VTRACE_ATRACE_TAG_GRAPHICS &&
-		       ATRACE_TAG_THERMAL == VTRACE_ATRACE_TAG_THERMAL &&
-		       ATRACE_TAG_VALID_MASK == VTRACE_ATRACE_TAG_VALID_MASK,
-	       "the public header's tags differ from vtrace's");
 
 #define TRACEFS "/sys/kernel/tracing"
 #define MAX_LINES 20000

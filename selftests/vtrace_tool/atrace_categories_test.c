@@ -61,14 +61,14 @@ TEST(tags_match_libcutils)
 		const char *name;
 		unsigned int bit;
 	} expect[] = {
-		{ "gfx", 1 },	    { "input", 2 },	{ "view", 3 },
-		{ "webview", 4 },   { "wm", 5 },	{ "am", 6 },
-		{ "sm", 7 },	    { "audio", 8 },	{ "video", 9 },
-		{ "camera", 10 },   { "hal", 11 },	{ "res", 13 },
-		{ "dalvik", 14 },   { "rs", 15 },	{ "bionic", 16 },
-		{ "power", 17 },    { "pm", 18 },	{ "ss", 19 },
-		{ "database", 20 }, { "network", 21 },	{ "adb", 22 },
-		{ "vibrator", 23 }, { "aidl", 24 },	{ "nnapi", 25 },
+		{ "gfx", 1 },	    { "input", 2 },    { "view", 3 },
+		{ "webview", 4 },   { "wm", 5 },       { "am", 6 },
+		{ "sm", 7 },	    { "audio", 8 },    { "video", 9 },
+		{ "camera", 10 },   { "hal", 11 },     { "res", 13 },
+		{ "dalvik", 14 },   { "rs", 15 },      { "bionic", 16 },
+		{ "power", 17 },    { "pm", 18 },      { "ss", 19 },
+		{ "database", 20 }, { "network", 21 }, { "adb", 22 },
+		{ "vibrator", 23 }, { "aidl", 24 },    { "nnapi", 25 },
 		{ "rro", 26 },	    { "thermal", 27 },
 	};
 	size_t i;
@@ -79,22 +79,23 @@ TEST(tags_match_libcutils)
 
 		ASSERT_NE(NULL, cat);
 		EXPECT_EQ(1ULL << expect[i].bit, cat->tags)
-			TH_LOG("%s", expect[i].name);
+		TH_LOG("%s", expect[i].name);
 	}
-	EXPECT_EQ(0xfffffffULL, VTRACE_ATRACE_TAG_VALID_MASK);
-	EXPECT_EQ(1ULL << 12, VTRACE_ATRACE_TAG_APP);
+	EXPECT_EQ(0xfffffffULL, ATRACE_TAG_VALID_MASK);
+	EXPECT_EQ(1ULL << 12, ATRACE_TAG_APP);
 }
 
 TEST(kernel_only_categories_have_no_tag)
 {
-	static const char *const names[] = { "sched", "freq", "idle", "irq",
-					     "disk", "binder_driver", "memory",
-					     "core_services", "pdx" };
+	static const char *const names[] = {
+		"sched",	 "freq",   "idle",	    "irq", "disk",
+		"binder_driver", "memory", "core_services", "pdx"
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		EXPECT_EQ(0, vtrace_atrace_category_find(names[i])->tags)
-			TH_LOG("%s", names[i]);
+	TH_LOG("%s", names[i]);
 }
 
 TEST(every_tag_bit_belongs_to_one_category)
@@ -106,12 +107,11 @@ TEST(every_tag_bit_belongs_to_one_category)
 	cats = vtrace_atrace_categories(&nr);
 	for (i = 0; i < nr; i++) {
 		EXPECT_EQ(0, cats[i].tags & seen) TH_LOG("%s", cats[i].name);
-		EXPECT_EQ(0, cats[i].tags & ~VTRACE_ATRACE_TAG_VALID_MASK);
+		EXPECT_EQ(0, cats[i].tags & ~ATRACE_TAG_VALID_MASK);
 		seen |= cats[i].tags;
 	}
 	/* All but ALWAYS and APP, which no category sets. */
-	EXPECT_EQ(VTRACE_ATRACE_TAG_VALID_MASK & ~(VTRACE_ATRACE_TAG_ALWAYS |
-						   VTRACE_ATRACE_TAG_APP),
+	EXPECT_EQ(ATRACE_TAG_VALID_MASK & ~(ATRACE_TAG_ALWAYS | ATRACE_TAG_APP),
 		  seen);
 }
 
@@ -161,7 +161,7 @@ TEST(every_event_is_a_valid_name_or_group_wildcard)
 			if (len > 2 && !strcmp(name + len - 2, "/*"))
 				name[len - 1] = 'x';
 			EXPECT_EQ(0, vtrace_event_name_check(name, len, &err))
-				TH_LOG("%s: %s", cats[i].events[j], err.reason);
+			TH_LOG("%s: %s", cats[i].events[j], err.reason);
 		}
 		EXPECT_NE(NULL, cats[i].description);
 	}

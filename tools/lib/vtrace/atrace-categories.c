@@ -22,38 +22,38 @@
 #include <vtrace/atrace-categories.h>
 
 #define CATEGORY(n, d, t) .name = (n), .description = (d), .tags = (t)
-#define EVENTS(...) \
-	.events = (const char *const[]){ __VA_ARGS__ }, \
+#define EVENTS(...)                                                 \
+	.events = (const char *const[]){ __VA_ARGS__ },             \
 	.nr_events = sizeof((const char *const[]){ __VA_ARGS__ }) / \
 		     sizeof(const char *)
 
 static const struct vtrace_atrace_category categories[] = {
-	{ CATEGORY("gfx", "Graphics", VTRACE_ATRACE_TAG_GRAPHICS),
+	{ CATEGORY("gfx", "Graphics", ATRACE_TAG_GRAPHICS),
 	  EVENTS("mdss/*", "mali/*", "sde/*", "dpu/*", "g2d/*", "panel/*") },
-	{ CATEGORY("input", "Input", VTRACE_ATRACE_TAG_INPUT) },
-	{ CATEGORY("view", "View System", VTRACE_ATRACE_TAG_VIEW) },
-	{ CATEGORY("webview", "WebView", VTRACE_ATRACE_TAG_WEBVIEW) },
-	{ CATEGORY("wm", "Window Manager", VTRACE_ATRACE_TAG_WINDOW_MANAGER) },
-	{ CATEGORY("am", "Activity Manager", VTRACE_ATRACE_TAG_ACTIVITY_MANAGER) },
-	{ CATEGORY("sm", "Sync Manager", VTRACE_ATRACE_TAG_SYNC_MANAGER) },
-	{ CATEGORY("audio", "Audio", VTRACE_ATRACE_TAG_AUDIO) },
-	{ CATEGORY("video", "Video", VTRACE_ATRACE_TAG_VIDEO) },
-	{ CATEGORY("camera", "Camera", VTRACE_ATRACE_TAG_CAMERA), EVENTS("lwis/*") },
-	{ CATEGORY("hal", "Hardware Modules", VTRACE_ATRACE_TAG_HAL) },
-	{ CATEGORY("res", "Resource Loading", VTRACE_ATRACE_TAG_RESOURCES) },
-	{ CATEGORY("dalvik", "Dalvik VM", VTRACE_ATRACE_TAG_DALVIK) },
-	{ CATEGORY("rs", "RenderScript", VTRACE_ATRACE_TAG_RS) },
-	{ CATEGORY("bionic", "Bionic C Library", VTRACE_ATRACE_TAG_BIONIC) },
-	{ CATEGORY("power", "Power Management", VTRACE_ATRACE_TAG_POWER) },
-	{ CATEGORY("pm", "Package Manager", VTRACE_ATRACE_TAG_PACKAGE_MANAGER) },
-	{ CATEGORY("ss", "System Server", VTRACE_ATRACE_TAG_SYSTEM_SERVER) },
-	{ CATEGORY("database", "Database", VTRACE_ATRACE_TAG_DATABASE) },
-	{ CATEGORY("network", "Network", VTRACE_ATRACE_TAG_NETWORK) },
-	{ CATEGORY("adb", "ADB", VTRACE_ATRACE_TAG_ADB) },
-	{ CATEGORY("vibrator", "Vibrator", VTRACE_ATRACE_TAG_VIBRATOR) },
-	{ CATEGORY("aidl", "AIDL calls", VTRACE_ATRACE_TAG_AIDL) },
-	{ CATEGORY("nnapi", "NNAPI", VTRACE_ATRACE_TAG_NNAPI) },
-	{ CATEGORY("rro", "Runtime Resource Overlay", VTRACE_ATRACE_TAG_RRO) },
+	{ CATEGORY("input", "Input", ATRACE_TAG_INPUT) },
+	{ CATEGORY("view", "View System", ATRACE_TAG_VIEW) },
+	{ CATEGORY("webview", "WebView", ATRACE_TAG_WEBVIEW) },
+	{ CATEGORY("wm", "Window Manager", ATRACE_TAG_WINDOW_MANAGER) },
+	{ CATEGORY("am", "Activity Manager", ATRACE_TAG_ACTIVITY_MANAGER) },
+	{ CATEGORY("sm", "Sync Manager", ATRACE_TAG_SYNC_MANAGER) },
+	{ CATEGORY("audio", "Audio", ATRACE_TAG_AUDIO) },
+	{ CATEGORY("video", "Video", ATRACE_TAG_VIDEO) },
+	{ CATEGORY("camera", "Camera", ATRACE_TAG_CAMERA), EVENTS("lwis/*") },
+	{ CATEGORY("hal", "Hardware Modules", ATRACE_TAG_HAL) },
+	{ CATEGORY("res", "Resource Loading", ATRACE_TAG_RESOURCES) },
+	{ CATEGORY("dalvik", "Dalvik VM", ATRACE_TAG_DALVIK) },
+	{ CATEGORY("rs", "RenderScript", ATRACE_TAG_RS) },
+	{ CATEGORY("bionic", "Bionic C Library", ATRACE_TAG_BIONIC) },
+	{ CATEGORY("power", "Power Management", ATRACE_TAG_POWER) },
+	{ CATEGORY("pm", "Package Manager", ATRACE_TAG_PACKAGE_MANAGER) },
+	{ CATEGORY("ss", "System Server", ATRACE_TAG_SYSTEM_SERVER) },
+	{ CATEGORY("database", "Database", ATRACE_TAG_DATABASE) },
+	{ CATEGORY("network", "Network", ATRACE_TAG_NETWORK) },
+	{ CATEGORY("adb", "ADB", ATRACE_TAG_ADB) },
+	{ CATEGORY("vibrator", "Vibrator", ATRACE_TAG_VIBRATOR) },
+	{ CATEGORY("aidl", "AIDL calls", ATRACE_TAG_AIDL) },
+	{ CATEGORY("nnapi", "NNAPI", ATRACE_TAG_NNAPI) },
+	{ CATEGORY("rro", "Runtime Resource Overlay", ATRACE_TAG_RRO) },
 	{ CATEGORY("core_services", "Core services", 0) },
 	{ CATEGORY("pdx", "PDX services", 0) },
 	{ CATEGORY("sched", "CPU Scheduling", 0),
@@ -75,7 +75,8 @@ static const struct vtrace_atrace_category categories[] = {
 		 "clk/clk_enable", "power/cpu_frequency_limits",
 		 "power/suspend_resume", "cpuhp/cpuhp_enter",
 		 "cpuhp/cpuhp_exit", "cpuhp/cpuhp_pause", "msm_bus/*") },
-	{ CATEGORY("membus", "Memory Bus Utilization", 0), EVENTS("memory_bus/*") },
+	{ CATEGORY("membus", "Memory Bus Utilization", 0),
+	  EVENTS("memory_bus/*") },
 	{ CATEGORY("idle", "CPU Idle", 0), EVENTS("power/cpu_idle") },
 	{ CATEGORY("disk", "Disk I/O", 0),
 	  EVENTS("f2fs/f2fs_sync_file_enter", "f2fs/f2fs_sync_file_exit",
@@ -112,9 +113,10 @@ static const struct vtrace_atrace_category categories[] = {
 	  EVENTS("kmem/rss_stat", "kmem/ion_heap_grow", "kmem/ion_heap_shrink",
 		 "ion/ion_stat", "mm_event/mm_event_record",
 		 "dmabuf_heap/dma_heap_stat", "gpu_mem/gpu_mem_total") },
-	{ CATEGORY("thermal", "Thermal event", VTRACE_ATRACE_TAG_THERMAL),
+	{ CATEGORY("thermal", "Thermal event", ATRACE_TAG_THERMAL),
 	  EVENTS("thermal/thermal_temperature", "thermal/cdev_update") },
-	{ CATEGORY("ion", "ION allocation", 0), EVENTS("kmem/ion_alloc_buffer_start") },
+	{ CATEGORY("ion", "ION allocation", 0),
+	  EVENTS("kmem/ion_alloc_buffer_start") },
 };
 
 /**

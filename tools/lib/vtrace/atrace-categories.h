@@ -13,46 +13,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Userspace tag bits, numbered as in libcutils' cutils/trace.h. */
-#define VTRACE_ATRACE_TAG_NEVER			0
-#define VTRACE_ATRACE_TAG_ALWAYS		(1ULL << 0)
-#define VTRACE_ATRACE_TAG_GRAPHICS		(1ULL << 1)
-#define VTRACE_ATRACE_TAG_INPUT			(1ULL << 2)
-#define VTRACE_ATRACE_TAG_VIEW			(1ULL << 3)
-#define VTRACE_ATRACE_TAG_WEBVIEW		(1ULL << 4)
-#define VTRACE_ATRACE_TAG_WINDOW_MANAGER	(1ULL << 5)
-#define VTRACE_ATRACE_TAG_ACTIVITY_MANAGER	(1ULL << 6)
-#define VTRACE_ATRACE_TAG_SYNC_MANAGER		(1ULL << 7)
-#define VTRACE_ATRACE_TAG_AUDIO			(1ULL << 8)
-#define VTRACE_ATRACE_TAG_VIDEO			(1ULL << 9)
-#define VTRACE_ATRACE_TAG_CAMERA		(1ULL << 10)
-#define VTRACE_ATRACE_TAG_HAL			(1ULL << 11)
-#define VTRACE_ATRACE_TAG_APP			(1ULL << 12)
-#define VTRACE_ATRACE_TAG_RESOURCES		(1ULL << 13)
-#define VTRACE_ATRACE_TAG_DALVIK		(1ULL << 14)
-#define VTRACE_ATRACE_TAG_RS			(1ULL << 15)
-#define VTRACE_ATRACE_TAG_BIONIC		(1ULL << 16)
-#define VTRACE_ATRACE_TAG_POWER			(1ULL << 17)
-#define VTRACE_ATRACE_TAG_PACKAGE_MANAGER	(1ULL << 18)
-#define VTRACE_ATRACE_TAG_SYSTEM_SERVER		(1ULL << 19)
-#define VTRACE_ATRACE_TAG_DATABASE		(1ULL << 20)
-#define VTRACE_ATRACE_TAG_NETWORK		(1ULL << 21)
-#define VTRACE_ATRACE_TAG_ADB			(1ULL << 22)
-#define VTRACE_ATRACE_TAG_VIBRATOR		(1ULL << 23)
-#define VTRACE_ATRACE_TAG_AIDL			(1ULL << 24)
-#define VTRACE_ATRACE_TAG_NNAPI			(1ULL << 25)
-#define VTRACE_ATRACE_TAG_RRO			(1ULL << 26)
-#define VTRACE_ATRACE_TAG_THERMAL		(1ULL << 27)
-#define VTRACE_ATRACE_TAG_LAST			VTRACE_ATRACE_TAG_THERMAL
-/* Every defined tag; anything above it is not a tag. */
-#define VTRACE_ATRACE_TAG_VALID_MASK \
-	((VTRACE_ATRACE_TAG_LAST - 1) | VTRACE_ATRACE_TAG_LAST)
+/* The userspace tag bits: ATRACE_TAG_*, defined once, in the public header. */
+#include <vtrace/atrace.h>
 
 /**
  * struct vtrace_atrace_category - one standard atrace category
  * @name: name as atrace and Perfetto's atrace_categories spell it
  * @description: atrace's one-line description
- * @tags: VTRACE_ATRACE_TAG_* bits the category enables, 0 for kernel-only
+ * @tags: ATRACE_TAG_* bits the category enables, 0 for kernel-only
  *	categories
  * @events: kernel events as "group/event"; an event name of "*" stands for
  *	every event of that group this kernel has; events and groups a kernel

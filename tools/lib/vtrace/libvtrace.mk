@@ -47,7 +47,8 @@ PKG_CONFIG ?= pkg-config
 LIBVTRACE_PKGS := libtracefs libtraceevent
 
 # Headers are included as <vtrace/NAME.h>.
-LIBVTRACE_CFLAGS := -I$(LIBVTRACE_DIR)/.. -D_GNU_SOURCE= \
+LIBVTRACE_CFLAGS := -I$(LIBVTRACE_DIR)/.. -I$(LIBVTRACE_DIR)/../atrace/include \
+	-D_GNU_SOURCE= \
 	$(shell $(PKG_CONFIG) --cflags $(LIBVTRACE_PKGS))
 LIBVTRACE_LIBS := $(shell $(PKG_CONFIG) --libs $(PKG_CONFIG_STATIC) $(LIBVTRACE_PKGS))
 # libtraceevent loads its plugins with dlopen().
@@ -60,7 +61,8 @@ LIBVTRACE_WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wshadow \
 
 LIBVTRACE_OBJS := $(patsubst %.c,$(LIBVTRACE_OUT)/%.o,$(LIBVTRACE_SRCS))
 LIBVTRACE := $(LIBVTRACE_OUT)/libvtrace.a
-LIBVTRACE_HDRS := $(wildcard $(LIBVTRACE_DIR)/*.h)
+LIBVTRACE_HDRS := $(wildcard $(LIBVTRACE_DIR)/*.h) \
+	$(LIBVTRACE_DIR)/../atrace/include/vtrace/atrace.h
 
 # Rebuild everything when the compiler or its flags change, so that a cross
 # or static build in the same tree never links stale objects.
