@@ -93,9 +93,13 @@ TEST(kernel_only_categories_have_no_tag)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		EXPECT_EQ(0, vtrace_atrace_category_find(names[i])->tags)
-	TH_LOG("%s", names[i]);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct vtrace_atrace_category *cat =
+			vtrace_atrace_category_find(names[i]);
+
+		ASSERT_NE(NULL, cat);
+		EXPECT_EQ(0, cat->tags);
+	}
 }
 
 TEST(every_tag_bit_belongs_to_one_category)

@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the TraceConfig readers (text format and binary form) and
+ * of the checks on what vtrace honours: every refusal by its exact line,
+ * column and message, every honoured field by its exact value.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vtrace/proto-decode.h>
+#include <vtrace/trace-config.h>
+
+#include "../kselftest_harness.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/lsan_interface.h>
+#define leaks_found() __lsan_do_recoverable_leak_check()
+#endif
+#endif
+#ifndef leaks_found
+#define leaks_found() 0
+#endif
+
+FIXTURE(tc)
+{
+	struct vtrace_trace_config tc;
+	struct vtrace_diags diags;
+	char text[8192];
+};
+
+FIXTURE_SETUP(tc)
+{
+	vtrace_trace_config_init(&self->tc);
+	vtrace_diags_init(&self->diags);
+}
+
+FIXTURE_TEARDOWN(tc)
+{
+	vtrace_trace_config_free(&self->tc);
+	vtrace_diags_free(&self->diags);
+	EXPECT_EQ(0, leaks_found());
+}
+
+static int parse_as(struct _test_data_tc *self, const char *buf, size_t len,
+		    enum vtrace_config_format format, bool strict)
+{
+	return vtrace_trace_config_parse(&self->tc, "c.pbtx", buf, len, format,
+					 strict, &self->diags);
+}
+
+static int parse(struct _test_data_tc *self, const char *text)
+{
+	return parse_as(self, text, strlen(text), VTRACE_CONFIG_AUTO, false);
+}
+
+static int parse_strict(struct _test_data_tc *self, const char *text)
+{
+	return parse_as(self, text, strlen(text), VTRACE_CONFIG_AUTO, true);
+}
+
+/* Every finding as "LINE:COL: SEVERITY: MESSAGE\n". */
+static const char *diags(struct _test_data_tc *self)
+{
+	size_t i, off = 0;
+
+	self->text[0] = '\0';
+	for (i = 0; i < self->diags.nr; i++) {
+		const struct vtrace_diag *d = &self->diags.items[i];
+
+		off += snprintf(self->text + off, sizeof(self->text) - off,
+				"%u:%u: %s: %s\n", d->line, d->column,
+				vtrace_severity_name(d->severity), d->message);
+	}
+	return self->text;
+}
+
+/* The config written back as text. */
+static const char *written(struct _test_data_tc *self)
+{
+	FILE *f = fmemopen(self->text, sizeof(self->text), "w");
+
+	if (!f)
+		return "(fmemopen failed)";
+	vtrace_trace_config_write(&self->tc, f);
+	fclose(f);
+	return self->text;
+}
+
+#define FTRACE(body) \
+	"data_sources { config { name: \"linux.ftrace\" ftrace_config {" \
+	body "} } }\n"
+
+static const char full_config[] =
+	"# a config as Android engineers write them\n"
+	"buffers: {\n"
+	"  size_kb: 65536\n"
+	"  fill_policy: DISCARD\n"
+	"}\n"
+	"data_sources: {\n"
+	"  config {\n"
+	"    name: \"linux.ftrace\"\n"
+	"    target_buffer: 0\n"
+	"    ftrace_config {\n"
+	"      ftrace_events: \"sched/sched_switch\"\n"
+	"      ftrace_events: \"power/*\"\n"
+	"      ftrace_events: \"sched_waking\"\n"
+	"      atrace_categories: [\"gfx\", \"thermal_tj\"]\n"
+	"      atrace_apps: \"com.example.app\"\n"
+	"      buffer_size_kb: 4096\n"
+	"      drain_period_ms: 250\n"
+	"      instance_name: \"cfg_test\"\n"
+	"      symbolize_ksyms: true\n"
+	"      tracing_cpumask: \"ff,00000003\"\n"
+	"      tids_to_trace: [1, 0x10]\n"
+	"      tids_to_trace: 010\n"
+	"      tracefs_options < name: 'print-tgid' state: STATE_ENABLED >\n"
+	"      tracefs_options { name: \"irq-info\"; state: STATE_DISABLED };\n"
+	"    }\n"
+	"  }\n"
+	"}\n"
+	"duration_ms: 10000\n"
+	"write_into_file: True\n"
+	"file_write_period_ms: 2500,\n"
+	"max_file_size_bytes: 1099511627776\n"
+	"output_path: \"/tmp/x.dat\"\n"
+	"unique_session_name: \"board-\" 'one'\n"
+	"exclusive_prio: 4294967295\n";
+
+TEST_F(tc, every_honoured_field_has_its_value)
+{
+	const struct vtrace_trace_config *tc = &self->tc;
+
+	ASSERT_EQ(0, parse(self, full_config)) TH_LOG("%s", diags(self));
+	EXPECT_STREQ("", diags(self));
+	EXPECT_TRUE(tc->has_buffer);
+	EXPECT_EQ(65536, tc->buffer_size_kb);
+	EXPECT_EQ(VTRACE_FILL_DISCARD, tc->fill_policy);
+	EXPECT_EQ(10000, tc->duration_ms);
+	EXPECT_TRUE(tc->write_into_file);
+	EXPECT_EQ(2500, tc->file_write_period_ms);
+	EXPECT_EQ(1099511627776ULL, tc->max_file_size_bytes);
+	EXPECT_STREQ("/tmp/x.dat", tc->output_path.str);
+	EXPECT_EQ(32, tc->output_path.line);
+	EXPECT_STREQ("board-one", tc->unique_session_name.str);
+	EXPECT_TRUE(tc->has_exclusive_prio);
+	EXPECT_EQ(4294967295U, tc->exclusive_prio);
+	EXPECT_TRUE(tc->has_ftrace);
+	ASSERT_EQ(3, tc->ftrace_events.nr);
+	EXPECT_STREQ("sched/sched_switch", tc->ftrace_events.items[0].str);
+	EXPECT_STREQ("power/*", tc->ftrace_events.items[1].str);
+	EXPECT_STREQ("sched_waking", tc->ftrace_events.items[2].str);
+	EXPECT_EQ(13, tc->ftrace_events.items[2].line);
+	EXPECT_EQ(7, tc->ftrace_events.items[2].column);
+	ASSERT_EQ(2, tc->atrace_categories.nr);
+	EXPECT_STREQ("thermal_tj", tc->atrace_categories.items[1].str);
+	ASSERT_EQ(1, tc->atrace_apps.nr);
+	EXPECT_STREQ("com.example.app", tc->atrace_apps.items[0].str);
+	EXPECT_EQ(4096, tc->ftrace_buffer_size_kb);
+	EXPECT_EQ(250, tc->drain_period_ms);
+	EXPECT_STREQ("cfg_test", tc->instance_name.str);
+	EXPECT_TRUE(tc->symbolize_ksyms);
+	EXPECT_STREQ("ff,00000003", tc->tracing_cpumask.str);
+	ASSERT_EQ(3, tc->nr_tids);
+	EXPECT_EQ(1, tc->tids[0]);
+	EXPECT_EQ(16, tc->tids[1]);
+	EXPECT_EQ(8, tc->tids[2]);
+	ASSERT_EQ(2, tc->nr_options);
+	EXPECT_STREQ("print-tgid", tc->options[0].name.str);
+	EXPECT_TRUE(tc->options[0].enabled);
+	EXPECT_STREQ("irq-info", tc->options[1].name.str);
+	EXPECT_FALSE(tc->options[1].enabled);
+}
+
+TEST_F(tc, written_config_reads_back_the_same)
+{
+	char first[8192];
+
+	ASSERT_EQ(0, parse(self, full_config));
+	strcpy(first, written(self));
+	vtrace_trace_config_free(&self->tc);
+	ASSERT_EQ(0, parse(self, first)) TH_LOG("%s", diags(self));
+	EXPECT_STREQ(first, written(self));
+}
+
+TEST_F(tc, fill_policy_defaults_to_ring_buffer)
+{
+	ASSERT_EQ(0, parse(self, "buffers { size_kb: 8 }\n" FTRACE("")));
+	EXPECT_EQ(VTRACE_FILL_RING_BUFFER, self->tc.fill_policy);
+	EXPECT_FALSE(self->tc.write_into_file);
+	vtrace_trace_config_free(&self->tc);
+	ASSERT_EQ(0, parse(self, "buffers { size_kb: 8 fill_policy: 2 }\n"
+				 FTRACE("")));
+	EXPECT_EQ(VTRACE_FILL_DISCARD, self->tc.fill_policy);
+}
+
+TEST_F(tc, unknown_field_is_error_at_its_name)
+{
+	EXPECT_EQ(-EINVAL, parse(self, FTRACE("\n  bufer_size_kb: 4")));
+	EXPECT_STREQ("2:3: error: unknown field 'bufer_size_kb' in FtraceConfig\n",
+		     diags(self));
+	EXPECT_FALSE(self->tc.has_ftrace);
+}
+
+TEST_F(tc, unknown_top_level_field_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 5\n  durations_ms: 5\n"));
+	EXPECT_STREQ("2:3: error: unknown field 'durations_ms' in TraceConfig\n",
+		     diags(self));
+}
+
+TEST_F(tc, string_for_integer_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: \"10\"\n"));
+	EXPECT_STREQ("1:14: error: field 'duration_ms' takes an integer (uint32), found string '\"10\"'\n",
+		     diags(self));
+}
+
+TEST_F(tc, float_for_integer_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 1.5\n"));
+	EXPECT_STREQ("1:14: error: field 'duration_ms' takes an integer (uint32), found '1.5'\n",
+		     diags(self));
+}
+
+TEST_F(tc, integer_for_string_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "output_path: 5\n"));
+	EXPECT_STREQ("1:14: error: field 'output_path' takes a string, found number '5'\n",
+		     diags(self));
+}
+
+TEST_F(tc, uint32_range_is_checked)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 4294967296\n"));
+	EXPECT_STREQ("1:14: error: value '4294967296' out of range for field 'duration_ms' (uint32)\n",
+		     diags(self));
+}
+
+TEST_F(tc, negative_unsigned_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "exclusive_prio: -1\n"));
+	EXPECT_STREQ("1:17: error: value '-1' out of range for field 'exclusive_prio' (uint32)\n",
+		     diags(self));
+}
+
+TEST_F(tc, int32_range_is_checked_both_ways)
+{
+	/* bugreport_score is TraceConfig's int32 field. */
+	EXPECT_EQ(0, parse(self, "bugreport_score: -2147483648\n" FTRACE("")));
+	vtrace_trace_config_free(&self->tc);
+	vtrace_diags_free(&self->diags);
+	EXPECT_EQ(-EINVAL, parse(self, "bugreport_score: 2147483648\n"));
+	EXPECT_STREQ("1:18: error: value '2147483648' out of range for field 'bugreport_score' (int32)\n",
+		     diags(self));
+}
+
+TEST_F(tc, number_beyond_64_bits_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "max_file_size_bytes: 18446744073709551616\n"));
+	EXPECT_STREQ("1:22: error: value out of range for field 'max_file_size_bytes' (uint64)\n",
+		     diags(self));
+}
+
+TEST_F(tc, bool_takes_only_bool_words)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "write_into_file: yes\n"));
+	EXPECT_STREQ("1:18: error: field 'write_into_file' takes true or false, found name 'yes'\n",
+		     diags(self));
+}
+
+TEST_F(tc, unknown_enum_name_and_number_are_errors)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "buffers { size_kb: 8 fill_policy: RING }\n"));
+	EXPECT_STREQ("1:35: error: unknown value 'RING' for field 'fill_policy'\n",
+		     diags(self));
+	vtrace_diags_free(&self->diags);
+	EXPECT_EQ(-EINVAL, parse(self, "buffers { fill_policy: 3 }\n"));
+	EXPECT_STREQ("1:24: error: unknown value '3' for field 'fill_policy'\n",
+		     diags(self));
+}
+
+TEST_F(tc, non_repeated_field_twice_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 1\nduration_ms: 2\n"));
+	EXPECT_STREQ("2:1: error: field 'duration_ms' given twice (first at line 1), but it is not repeated\n",
+		     diags(self));
+}
+
+TEST_F(tc, list_for_non_repeated_field_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: [1]\n"));
+	EXPECT_STREQ("1:14: error: field 'duration_ms' is not repeated: a list is not allowed\n",
+		     diags(self));
+}
+
+TEST_F(tc, scalar_without_colon_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "duration_ms 5\n"));
+	EXPECT_STREQ("1:13: error: expected ':', found number '5'\n",
+		     diags(self));
+}
+
+TEST_F(tc, message_needs_braces)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "buffers: 5\n"));
+	EXPECT_STREQ("1:10: error: field 'buffers' is a message: expected '{', found number '5'\n",
+		     diags(self));
+}
+
+TEST_F(tc, unclosed_message_is_error_where_it_opened)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "\n  buffers {\n size_kb: 4\n"));
+	EXPECT_STREQ("2:11: error: '{' opened here is never closed\n",
+		     diags(self));
+}
+
+TEST_F(tc, mismatched_brackets_are_errors)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "buffers < size_kb: 4 }\n"));
+	EXPECT_STREQ("1:22: error: expected a field name, found punctuation '}'\n",
+		     diags(self));
+	vtrace_diags_free(&self->diags);
+	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 4 }\n"));
+	EXPECT_STREQ("1:16: error: '}' without a matching opening bracket\n",
+		     diags(self));
+}
+
+TEST_F(tc, strings_unescape_and_join)
+{
+	ASSERT_EQ(0, parse(self, "output_path: \"a\\tb\\\\\\\"\" 'c\\'\\x41\\101\\u00e9\\U0001F600'\n"
+				 FTRACE("")));
+	EXPECT_STREQ("a\tb\\\"c'AA\xc3\xa9\xf0\x9f\x98\x80",
+		     self->tc.output_path.str);
+}
+
+TEST_F(tc, bad_escape_is_error_at_the_backslash)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "output_path: \"ab\\q\"\n"));
+	EXPECT_STREQ("1:17: error: bad escape sequence in string\n",
+		     diags(self));
+	vtrace_diags_free(&self->diags);
+	EXPECT_EQ(-EINVAL, parse(self, "output_path: \"\\ud800\"\n"));
+	EXPECT_STREQ("1:15: error: bad escape sequence in string\n",
+		     diags(self));
+}
+
+TEST_F(tc, unterminated_string_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "output_path: \"abc\nduration_ms: 1\n"));
+	EXPECT_STREQ("1:14: error: string not closed on its line\n",
+		     diags(self));
+}
+
+TEST_F(tc, nul_byte_in_string_is_refused)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "output_path: \"a\\0b\"\n" FTRACE("")));
+	EXPECT_STREQ("1:1: error: field 'output_path' contains a NUL byte\n",
+		     diags(self));
+}
+
+TEST_F(tc, stray_character_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 5\n@\n"));
+	EXPECT_STREQ("2:1: error: unexpected character '@' (0x40)\n",
+		     diags(self));
+}
+
+TEST_F(tc, extensions_are_not_supported)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "[perfetto.ext]: 1\n"));
+	EXPECT_STREQ("1:1: error: extensions and Any fields are not supported\n",
+		     diags(self));
+}
+
+TEST_F(tc, nesting_is_limited)
+{
+	char text[4 * VTRACE_PB_MAX_DEPTH + 64];
+	size_t i, n = 0;
+
+	/* The 65th '{' is one too many. */
+	n += sprintf(text, "trigger_config ");
+	for (i = 0; i <= VTRACE_PB_MAX_DEPTH; i++)
+		n += sprintf(text + n, "{ a ");
+	EXPECT_EQ(-EINVAL, parse(self, text));
+	EXPECT_STREQ("1:272: error: messages nested deeper than 64\n",
+		     diags(self));
+}
+
+TEST_F(tc, unhonoured_fields_are_warnings_naming_each)
+{
+	ASSERT_EQ(0, parse(self,
+			   "flush_period_ms: 100\n"
+			   "trigger_config { trigger_mode: STOP_TRACING triggers { name: \"x\" stop_delay_ms: 5 } }\n"
+			   "buffers { size_kb: 8 transfer_on_clone: true }\n"
+			   FTRACE("compact_sched { enabled: true } throttle_rss_stat: true")));
+	EXPECT_STREQ("1:1: warning: field 'TraceConfig.flush_period_ms' is not honoured by vtrace (ignored)\n"
+		     "2:1: warning: field 'TraceConfig.trigger_config' is not honoured by vtrace (ignored)\n"
+		     "3:22: warning: field 'TraceConfig.BufferConfig.transfer_on_clone' is not honoured by vtrace (ignored)\n"
+		     "4:61: warning: field 'FtraceConfig.compact_sched' is not honoured by vtrace (ignored)\n"
+		     "4:93: warning: field 'FtraceConfig.throttle_rss_stat' is not honoured by vtrace (ignored)\n",
+		     diags(self));
+}
+
+TEST_F(tc, strict_makes_unhonoured_fields_errors)
+{
+	EXPECT_EQ(-EINVAL, parse_strict(self, "flush_period_ms: 100\n" FTRACE("")));
+	EXPECT_STREQ("1:1: error: field 'TraceConfig.flush_period_ms' is not honoured by vtrace\n",
+		     diags(self));
+}
+
+TEST_F(tc, other_data_sources_are_one_warning_each)
+{
+	ASSERT_EQ(0, parse(self,
+			   "data_sources { config { name: \"android.surfaceflinger.frame\" } }\n"
+			   "data_sources { config { name: \"linux.process_stats\"\n"
+			   "  process_stats_config { scan_all_processes_on_start: true } } }\n"
+			   FTRACE("")));
+	EXPECT_STREQ("1:25: warning: data source 'android.surfaceflinger.frame' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n"
+		     "2:25: warning: data source 'linux.process_stats' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n",
+		     diags(self));
+}
+
+TEST_F(tc, second_ftrace_data_source_is_not_merged)
+{
+	ASSERT_EQ(0, parse(self, FTRACE("ftrace_events: \"a/b\"")
+				 FTRACE("ftrace_events: \"c/d\"")));
+	EXPECT_STREQ("2:25: warning: a second linux.ftrace data source: vtrace records one (ignored)\n",
+		     diags(self));
+	ASSERT_EQ(1, self->tc.ftrace_events.nr);
+	EXPECT_STREQ("a/b", self->tc.ftrace_events.items[0].str);
+}
+
+TEST_F(tc, config_without_ftrace_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 5\n"));
+	EXPECT_STREQ("0:0: error: no linux.ftrace data source with an ftrace_config: nothing vtrace can record\n",
+		     diags(self));
+}
+
+TEST_F(tc, target_buffer_must_name_a_buffer)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "buffers { size_kb: 8 }\n"
+				       "data_sources { config { name: \"linux.ftrace\"\n"
+				       "  target_buffer: 1 ftrace_config { } } }\n"));
+	EXPECT_STREQ("3:3: error: target_buffer 1 names no buffer (1 given)\n",
+		     diags(self));
+}
+
+TEST_F(tc, target_buffer_selects_the_buffer)
+{
+	ASSERT_EQ(0, parse(self, "buffers { size_kb: 8 }\n"
+				 "buffers { size_kb: 16 fill_policy: DISCARD }\n"
+				 "data_sources { config { name: \"linux.ftrace\"\n"
+				 "  target_buffer: 1 ftrace_config { } } }\n"));
+	EXPECT_EQ(16, self->tc.buffer_size_kb);
+	EXPECT_EQ(VTRACE_FILL_DISCARD, self->tc.fill_policy);
+	EXPECT_STREQ("1:1: warning: buffers[0] is not the linux.ftrace data source's target: vtrace records one buffer (ignored)\n",
+		     diags(self));
+}
+
+TEST_F(tc, zero_buffer_size_is_error)
+{
+	EXPECT_EQ(-EINVAL, parse(self, "buffers { size_kb: 0 }\n" FTRACE("")));
+	EXPECT_STREQ("1:11: error: buffers.size_kb must be at least 1\n",
+		     diags(self));
+}
+
+TEST_F(tc, bad_values_are_each_refused)
+{
+	EXPECT_EQ(-EINVAL,
+		  parse(self, FTRACE("\n"
+				     "ftrace_events: \"sched/../x\"\n"
+				     "ftrace_events: \"*/*\"\n"
+				     "instance_name: \"../x\"\n"
+				     "tracing_cpumask: \"3,,4\"\n"
+				     "tids_to_trace: 0\n"
+				     "tids_to_trace: 4194305\n"
+				     "tracefs_options { name: \"a/b\" state: STATE_ENABLED }\n"
+				     "tracefs_options { name: \"overwrite\" }\n"
+				     "atrace_categories: \"a b\"\n"
+				     "atrace_apps: \"\"\n")));
+	EXPECT_STREQ("2:1: error: bad event 'sched/../x' in ftrace_events: extra '/' after the event name\n"
+		     "3:1: error: bad event '*/*' in ftrace_events: wildcards are not supported\n"
+		     "4:1: error: bad instance_name '../x': character not allowed in instance names (allowed: A-Z a-z 0-9 _ - .)\n"
+		     "5:1: error: bad tracing_cpumask '3,,4': hex digits in comma-separated groups expected, e.g. \"3\" or \"ff,ffffffff\"\n"
+		     "6:1: error: tids_to_trace value 0 out of range (1 to 4194304)\n"
+		     "7:1: error: tids_to_trace value 4194305 out of range (1 to 4194304)\n"
+		     "8:19: error: bad tracefs option name 'a/b'\n"
+		     "9:19: error: tracefs option 'overwrite' needs a state: STATE_ENABLED or STATE_DISABLED\n"
+		     "10:1: error: bad atrace category 'a b'\n"
+		     "11:1: error: bad atrace app ''\n",
+		     diags(self));
+}
+
+TEST_F(tc, comments_separators_and_angle_brackets_parse)
+{
+	ASSERT_EQ(0, parse(self, "# leading\n"
+				 "duration_ms: 0x10; # hex\n"
+				 "buffers < size_kb: 8, fill_policy: DISCARD >,\n"
+				 "data_sources: [{ config { name: \"linux.ftrace\" "
+				 "ftrace_config: { ftrace_events: [] } } }]\n"));
+	EXPECT_EQ(16, self->tc.duration_ms);
+	EXPECT_EQ(8, self->tc.buffer_size_kb);
+	EXPECT_TRUE(self->tc.has_ftrace);
+	EXPECT_EQ(0, self->tc.ftrace_events.nr);
+}
+
+TEST_F(tc, empty_config_has_nothing_to_record)
+{
+	EXPECT_EQ(-EINVAL, parse(self, ""));
+	EXPECT_EQ(1, self->diags.nr_errors);
+}
+
+/*
+ * The binary form of
+ *   buffers { size_kb: 8 fill_policy: DISCARD }
+ *   data_sources { config { name: "linux.ftrace"
+ *     ftrace_config { ftrace_events: "a/b" tids_to_trace: [5, 300] } } }
+ *   duration_ms: 300
+ * with tids_to_trace packed.
+ */
+static const char binary_config[] = {
+	0x0a, 0x04, 0x08, 0x08, 0x20, 0x02,
+	0x12, 0x1e, 0x0a, 0x1c, 0x0a, 0x0c, 'l', 'i', 'n', 'u', 'x', '.',
+	'f', 't', 'r', 'a', 'c', 'e',
+	(char)0xa2, 0x06, 0x0b, 0x0a, 0x03, 'a', '/', 'b',
+	(char)0x9a, 0x02, 0x03, 0x05, (char)0xac, 0x02,
+	0x18, (char)0xac, 0x02,
+};
+
+TEST_F(tc, binary_form_is_told_apart_and_read)
+{
+	EXPECT_TRUE(vtrace_proto_is_binary(binary_config,
+					   sizeof(binary_config)));
+	EXPECT_FALSE(vtrace_proto_is_binary(full_config, strlen(full_config)));
+	ASSERT_EQ(0, parse_as(self, binary_config, sizeof(binary_config),
+			      VTRACE_CONFIG_AUTO, false))
+		TH_LOG("%s", diags(self));
+	EXPECT_STREQ("", diags(self));
+	EXPECT_EQ(8, self->tc.buffer_size_kb);
+	EXPECT_EQ(VTRACE_FILL_DISCARD, self->tc.fill_policy);
+	EXPECT_EQ(300, self->tc.duration_ms);
+	ASSERT_EQ(1, self->tc.ftrace_events.nr);
+	EXPECT_STREQ("a/b", self->tc.ftrace_events.items[0].str);
+	ASSERT_EQ(2, self->tc.nr_tids);
+	EXPECT_EQ(5, self->tc.tids[0]);
+	EXPECT_EQ(300, self->tc.tids[1]);
+}
+
+TEST_F(tc, binary_unknown_field_number_is_error)
+{
+	static const char buf[] = { 0x18, 0x01, (char)0xf8, 0x07, 0x01 };
+
+	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
+				    VTRACE_CONFIG_BINARY, false));
+	EXPECT_STREQ("0:0: error: byte 2: unknown field number 127 in TraceConfig\n",
+		     diags(self));
+}
+
+TEST_F(tc, binary_wire_type_mismatch_is_error)
+{
+	static const char buf[] = { 0x1a, 0x01, 0x00 }; /* duration_ms, LEN */
+
+	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
+				    VTRACE_CONFIG_BINARY, false));
+	EXPECT_STREQ("0:0: error: byte 0: field 'duration_ms' (uint32) has a length-delimited value\n",
+		     diags(self));
+}
+
+TEST_F(tc, binary_truncation_is_error)
+{
+	static const char buf[] = { 0x18, (char)0x80 };
+	static const char len[] = { 0x0a, 0x05, 0x08 };
+
+	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
+				    VTRACE_CONFIG_BINARY, false));
+	EXPECT_STREQ("0:0: error: byte 1: truncated varint\n", diags(self));
+	vtrace_diags_free(&self->diags);
+	EXPECT_EQ(-EINVAL, parse_as(self, len, sizeof(len),
+				    VTRACE_CONFIG_BINARY, false));
+	EXPECT_STREQ("0:0: error: byte 0: field 'buffers' is longer than its message\n",
+		     diags(self));
+}
+
+TEST_F(tc, binary_out_of_range_is_error)
+{
+	/* duration_ms: 2^32 */
+	static const char buf[] = { 0x18, (char)0x80, (char)0x80, (char)0x80,
+				    (char)0x80, 0x10 };
+
+	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
+				    VTRACE_CONFIG_BINARY, false));
+	EXPECT_STREQ("0:0: error: byte 0: value 4294967296 out of range for field 'duration_ms' (uint32)\n",
+		     diags(self));
+}
+
+TEST_F(tc, binary_warnings_name_the_byte)
+{
+	/* flush_period_ms: 1, then the ftrace data source. */
+	static const char buf[] = { 0x68, 0x01, 0x12, 0x10, 0x0a, 0x0e,
+				    0x0a, 0x0c, 'l', 'i', 'n', 'u', 'x', '.',
+				    'f', 't', 'r', 'a', 'c', 'e' };
+
+	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
+				    VTRACE_CONFIG_BINARY, false));
+	EXPECT_STREQ("0:0: warning: byte 0: field 'TraceConfig.flush_period_ms' is not honoured by vtrace (ignored)\n"
+		     "0:0: error: no linux.ftrace data source with an ftrace_config: nothing vtrace can record\n",
+		     diags(self));
+}
+
+TEST_F(tc, load_reports_a_missing_file)
+{
+	EXPECT_EQ(-ENOENT, vtrace_trace_config_load(&self->tc, "/nonexistent/c.pbtx",
+						    VTRACE_CONFIG_AUTO, false,
+						    &self->diags));
+	EXPECT_STREQ("0:0: error: cannot read: No such file or directory\n",
+		     diags(self));
+}
+
+TEST_HARNESS_MAIN
