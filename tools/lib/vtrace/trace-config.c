@@ -398,6 +398,7 @@ static void build_buffer(struct builder *b, const struct vtrace_pb_value *bv)
 	size_t i;
 
 	b->tc->has_buffer = true;
+	b->tc->fill_policy = VTRACE_FILL_RING_BUFFER;
 	for (i = 0; i < buf->nr; i++) {
 		const struct vtrace_pb_value *v = &buf->values[i];
 

@@ -14,6 +14,7 @@
 
 #include <vtrace/diag.h>
 #include <vtrace/proto-msg.h>
+#include <vtrace/recorder.h>
 
 /* The schema: every field of the messages vtrace reads. */
 extern const struct vtrace_pb_message vtrace_trace_config_schema;
@@ -28,11 +29,6 @@ enum vtrace_config_format {
 	VTRACE_CONFIG_AUTO, /* binary when vtrace_proto_is_binary() says so */
 	VTRACE_CONFIG_TEXT,
 	VTRACE_CONFIG_BINARY,
-};
-
-enum vtrace_fill_policy {
-	VTRACE_FILL_RING_BUFFER, /* also for UNSPECIFIED, as in Perfetto */
-	VTRACE_FILL_DISCARD,
 };
 
 /**
@@ -72,7 +68,8 @@ struct vtrace_tc_option {
  * @file: config file name, for messages (owned)
  * @has_buffer: a buffer is the linux.ftrace data source's target
  * @buffer_size_kb: that buffer's size_kb
- * @fill_policy: and its fill_policy
+ * @fill_policy: and its fill_policy: %VTRACE_FILL_RING_BUFFER (also for
+ *	UNSPECIFIED, as in Perfetto) or %VTRACE_FILL_DISCARD
  * @duration_ms: 0 for "until stopped"
  * @write_into_file: stream into the output during the recording
  * @file_write_period_ms: longest wait between two writes, 0 for default
