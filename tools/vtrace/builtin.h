@@ -26,5 +26,7 @@ int cmd_stop(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_marker(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
+int cmd_slices(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 
 #endif /* _VTRACE_BUILTIN_H */

@@ -22,12 +22,14 @@
 #include <trace-cmd.h>
 #include <trace-seq.h>
 
+#include <vtrace/dmtrace.h>
 #include <vtrace/json.h>
 #include <vtrace/tracedat-check.h>
 #include <vtrace/tracedat-writer.h>
 
 #include "builtin.h"
 #include "cli.h"
+#include "report-dmtrace.h"
 
 struct report {
 	const char *file;
@@ -469,6 +471,8 @@ int cmd_report(int argc, char **argv)
 		return VTRACE_EXIT_USAGE;
 	}
 	r.file = argv[optind];
+	if (vt_dmtrace_probe(r.file))
+		return report_dmtrace(r.file, r.json, events || cpu >= 0);
 
 	if (check_file(r.file))
 		return VTRACE_EXIT_FAIL;

@@ -31,6 +31,10 @@ static const struct vtrace_command commands[] = {
 	{ "marker", cmd_marker,
 	  "write an atrace marker (begin, end, counter...)" },
 	{ "reset", cmd_reset, "drop the atrace tags of recordings that died" },
+	{ "slices", cmd_slices,
+	  "atrace slices, async slices and counters of a trace" },
+	{ "profile", cmd_profile,
+	  "Traceview profile (inclusive/exclusive time, calls) of a trace" },
 };
 
 static void usage(FILE *out)

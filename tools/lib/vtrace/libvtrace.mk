@@ -15,11 +15,15 @@ LIBVTRACE_SRCS += atrace-categories.c
 LIBVTRACE_SRCS += atrace-tags.c
 LIBVTRACE_SRCS += categories.c
 LIBVTRACE_SRCS += diag.c
+LIBVTRACE_SRCS += dmtrace-reader.c
+LIBVTRACE_SRCS += dmtrace-writer.c
 LIBVTRACE_SRCS += event-name.c
 LIBVTRACE_SRCS += events.c
 LIBVTRACE_SRCS += instance.c
 LIBVTRACE_SRCS += json.c
+LIBVTRACE_SRCS += marker-parse.c
 LIBVTRACE_SRCS += pbtxt.c
+LIBVTRACE_SRCS += profile.c
 LIBVTRACE_SRCS += proto-decode.c
 LIBVTRACE_SRCS += proto-msg.c
 LIBVTRACE_SRCS += record-pidfile.c
@@ -32,6 +36,7 @@ LIBVTRACE_SRCS += ring-reader-tracefs.c
 LIBVTRACE_SRCS += ring-stats.c
 LIBVTRACE_SRCS += session.c
 LIBVTRACE_SRCS += sink.c
+LIBVTRACE_SRCS += slices.c
 LIBVTRACE_SRCS += state-dir.c
 LIBVTRACE_SRCS += strtab.c
 LIBVTRACE_SRCS += trace-config.c
@@ -50,6 +55,12 @@ PKG_CONFIG_STATIC := --static
 endif
 PKG_CONFIG ?= pkg-config
 LIBVTRACE_PKGS := libtracefs libtraceevent
+# Units that read trace.dat through libtracecmd, which Debian ships shared
+# only: not in static builds.
+ifeq ($(PKG_CONFIG_STATIC),)
+LIBVTRACE_SRCS += slices-tracedat.c
+LIBVTRACE_PKGS += libtracecmd
+endif
 
 # Headers are included as <vtrace/NAME.h>.
 LIBVTRACE_CFLAGS := -I$(LIBVTRACE_DIR)/.. -I$(LIBVTRACE_DIR)/../atrace/include \

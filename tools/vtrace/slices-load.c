@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The file behind vtrace slices/profile/convert: a method trace by its
+ * content (see vt_dmtrace_probe()), a trace.dat otherwise.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <vtrace/dmtrace.h>
+#ifdef VTRACE_HAVE_TRACECMD
+#include <vtrace/slices-tracedat.h>
+#endif
+
+#include "builtin.h"
+#include "cli.h"
+#include "slices-load.h"
+
+static int load_dmtrace(const char *cmd, const char *file, struct vt_slices *s)
+{
+	struct vt_dmtrace t;
+	char msg[256] = "";
+	int ret;
+
+	ret = vt_dmtrace_load(&t, file, msg, sizeof(msg));
+	if (!ret)
+		ret = vt_dmtrace_slices(&t, s);
+	vt_dmtrace_free(&t);
+	if (ret == -EINVAL)
+		vtrace_err("%s: %s: not a usable method trace: %s", cmd, file,
+			   msg);
+	else if (ret && *msg)
+		vtrace_err("%s: %s", cmd, msg);
+	else if (ret)
+		vtrace_err("%s: %s: %s", cmd, file, strerror(-ret));
+	return ret;
+}
+
+/**
+ * cli_load_slices - the slices of a trace.dat or a method trace
+ * @cmd: the subcommand, for messages
+ * @file: the file
+ * @s: filled in (finished); free with vt_slices_free() whatever the result
+ *
+ * Prints why on failure.
+ *
+ * Return: 0 or a negative errno.
+ */
+int cli_load_slices(const char *cmd, const char *file, struct vt_slices *s)
+{
+	int ret;
+
+	ret = vt_slices_init(s);
+	if (ret) {
+		vtrace_err("%s: %s", cmd, strerror(-ret));
+		return ret;
+	}
+	if (vt_dmtrace_probe(file))
+		return load_dmtrace(cmd, file, s);
+#ifdef VTRACE_HAVE_TRACECMD
+	char msg[256] = "";
+
+	ret = vt_slices_from_tracedat(s, file, msg, sizeof(msg));
+	if (ret)
+		vtrace_err("%s: %s: %s", cmd, file, msg);
+#else
+	ret = -EOPNOTSUPP;
+	vtrace_err("%s: %s: this vtrace is a static build, without libtracecmd: it reads method traces (.trace) only; read trace.dat files with a dynamic build",
+		   cmd, file);
+#endif
+	return ret;
+}
+
+/**
+ * cli_report_slice_faults - say on stderr what the input held that made
+ *	no slice
+ * @cmd: the subcommand
+ * @file: the file
+ * @s: its slices
+ */
+void cli_report_slice_faults(const char *cmd, const char *file,
+			     const struct vt_slices *s)
+{
+	if (s->unmatched || s->open || s->malformed)
+		vtrace_warn("%s: %s: %llu end(s) without a begin, %llu begin(s) still open at the end, %llu malformed marker(s)",
+			    cmd, file, s->unmatched, s->open, s->malformed);
+}
+
+/**
+ * cli_finish_stdout - flush text output, reporting a failed write
+ *
+ * Return: %VTRACE_EXIT_OK, or %VTRACE_EXIT_USAGE (an I/O error).
+ */
+int cli_finish_stdout(void)
+{
+	if (!fflush(stdout) && !ferror(stdout))
+		return VTRACE_EXIT_OK;
+	vtrace_err("writing output: %s", strerror(errno));
+	return VTRACE_EXIT_USAGE;
+}
