@@ -34,6 +34,7 @@ san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined"
 clang $san -fsanitize=fuzzer -D_GNU_SOURCE -I"$top/tools/lib" -I"$cli" \
 	$(pkg-config --cflags $pkgs) -o "$out/fuzz_report" \
 	"$here/fuzz_report.c" "$cli/cmd-report.c" "$cli/cli.c" \
+	"$cli/report-dmtrace.c" "$cli/slices-load.c" \
 	"$lib"/*.c $(pkg-config --libs $pkgs)
 # shellcheck disable=SC2046
 clang $san -D_GNU_SOURCE -I"$top/tools/lib" $(pkg-config --cflags libtracefs) \
