@@ -12,8 +12,7 @@
 #include <vtrace/diag.h>
 #include <vtrace/instance.h>
 #include <vtrace/json.h>
-
-#define VTRACE_VERSION "0.1"
+#include <vtrace/version.h>
 
 /* Overrides the default category file, like the -f option. */
 #define VTRACE_CATEGORIES_ENV "VTRACE_CATEGORIES"

@@ -19,6 +19,7 @@ LIBVTRACE_SRCS += dmtrace-reader.c
 LIBVTRACE_SRCS += dmtrace-writer.c
 LIBVTRACE_SRCS += event-name.c
 LIBVTRACE_SRCS += events.c
+LIBVTRACE_SRCS += file-io.c
 LIBVTRACE_SRCS += instance.c
 LIBVTRACE_SRCS += json.c
 LIBVTRACE_SRCS += marker-parse.c

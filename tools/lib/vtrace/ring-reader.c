@@ -258,15 +258,6 @@ int vtrace_ring_reader_fd(const struct vtrace_ring_reader *reader)
 }
 
 /**
- * vtrace_ring_reader_cpu - the CPU a reader reads
- * @reader: the reader
- */
-int vtrace_ring_reader_cpu(const struct vtrace_ring_reader *reader)
-{
-	return reader->cpu;
-}
-
-/**
  * vtrace_ring_reader_subbuf_size - size of the sub-buffers handed out
  * @reader: the reader
  */

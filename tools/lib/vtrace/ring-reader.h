@@ -76,7 +76,6 @@ int vtrace_ring_reader_consume(struct vtrace_ring_reader *reader,
 int vtrace_ring_reader_drain(struct vtrace_ring_reader *reader,
 			     vtrace_ring_subbuf_fn fn, void *ctx);
 int vtrace_ring_reader_fd(const struct vtrace_ring_reader *reader);
-int vtrace_ring_reader_cpu(const struct vtrace_ring_reader *reader);
 size_t vtrace_ring_reader_subbuf_size(const struct vtrace_ring_reader *reader);
 enum vtrace_reader_path
 vtrace_ring_reader_path(const struct vtrace_ring_reader *reader);

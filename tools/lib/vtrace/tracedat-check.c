@@ -18,7 +18,9 @@
 
 #include <event-parse.h>
 
+#include "file-io.h"
 #include "tracedat-check.h"
+#include "tracedat-format.h"
 #include "tracedat-writer.h"
 
 /* Longest system name and version string we accept. */
@@ -27,32 +29,6 @@
 #define HEADER_PAGE_MAX_LEN 4096
 /* An event format is a few KiB of text, the longest some tens. */
 #define FORMAT_MAX_LEN (1 << 20)
-/*
- * Sub-buffer commit: data length below these flag bits (missed events,
- * and their count stored after the data). The kernel's flags are int
- * constants: in a 64-bit commit, bit 31 is sign-extended to bit 63.
- */
-#define COMMIT_FLAGS (3ULL << 30)
-#define MISSED_STORED (1ULL << 30)
-#define COMMIT_SIGN_EXTENDED (~0ULL << 31)
-/* Event type_len values from 29: padding, time extend, time stamp. */
-#define EVENT_PADDING 29
-
-/* Option ids of trace-cmd.dat(5) whose layout or contents matter. */
-#define OPTION_DONE 0
-#define OPTION_DATE 1
-#define OPTION_CPUSTAT 2
-#define OPTION_BUFFER 3
-#define OPTION_TRACECLOCK 4
-#define OPTION_UNAME 5
-#define OPTION_HOOK 6
-#define OPTION_OFFSET 7
-#define OPTION_CPUCOUNT 8
-#define OPTION_VERSION 9
-#define OPTION_PROCMAPS 10
-#define OPTION_TIME_SHIFT 12
-#define OPTION_GUEST 13
-#define OPTION_BUFFER_TEXT 22
 
 struct walk {
 	int fd;
@@ -87,15 +63,15 @@ static int truncated(struct walk *w, const char *section, uint64_t need)
 static int read_bytes(struct walk *w, void *buf, size_t len,
 		      const char *section)
 {
-	ssize_t n;
+	int ret;
 
 	if (len > w->size - w->pos)
 		return truncated(w, section, w->pos + len);
-	n = pread(w->fd, buf, len, w->pos);
-	if (n < 0)
-		return -errno;
-	if ((size_t)n != len)
+	ret = vt_pread_all(w->fd, buf, len, w->pos);
+	if (ret == -ENODATA)
 		return truncated(w, section, w->pos + len);
+	if (ret)
+		return ret;
 	w->pos += len;
 	return 0;
 }
@@ -383,24 +359,24 @@ static int check_option(struct walk *w, uint16_t id, const unsigned char *buf,
 	uint32_t text = 0;
 
 	switch (id) {
-	case OPTION_HOOK:
+	case TRACEDAT_OPTION_HOOK:
 		return fail(
 			w,
 			"a trace-cmd hook option: libtracecmd 1.3 crashes on a malformed one and prints others on stdout");
-	case OPTION_CPUSTAT:
+	case TRACEDAT_OPTION_CPUSTAT:
 		if (!len)
 			return fail(w, "corrupt options: empty CPU stats");
 		return 0;
-	case OPTION_CPUCOUNT:
+	case TRACEDAT_OPTION_CPUCOUNT:
 		if (len < 4)
 			return fail(w,
 				    "corrupt options: a CPU count of %u bytes",
 				    len);
 		*cpus = get_u32(w, buf);
 		return 0;
-	case OPTION_TIME_SHIFT:
+	case TRACEDAT_OPTION_TIME_SHIFT:
 		return check_time_shift(w, buf, len);
-	case OPTION_TRACECLOCK:
+	case TRACEDAT_OPTION_TRACECLOCK:
 		/*
 		 * Empty in trace-cmd's v6 files (the clock follows the CPU
 		 * data), which libtracecmd then reads past: too common to
@@ -409,18 +385,18 @@ static int check_option(struct walk *w, uint16_t id, const unsigned char *buf,
 		if (!len)
 			return 0;
 		break;
-	case OPTION_BUFFER:
-	case OPTION_BUFFER_TEXT:
+	case TRACEDAT_OPTION_BUFFER:
+	case TRACEDAT_OPTION_BUFFER_TEXT:
 		text = 8; /* the name follows the offset */
 		if (len <= text)
 			return 0; /* refused by libtracecmd */
 		break;
-	case OPTION_DATE:
-	case OPTION_UNAME:
-	case OPTION_OFFSET:
-	case OPTION_VERSION:
-	case OPTION_PROCMAPS:
-	case OPTION_GUEST:
+	case TRACEDAT_OPTION_DATE:
+	case TRACEDAT_OPTION_UNAME:
+	case TRACEDAT_OPTION_OFFSET:
+	case TRACEDAT_OPTION_VERSION:
+	case TRACEDAT_OPTION_PROCMAPS:
+	case TRACEDAT_OPTION_GUEST:
 		break;
 	default:
 		return 0;
@@ -430,7 +406,7 @@ static int check_option(struct walk *w, uint16_t id, const unsigned char *buf,
 			w,
 			"corrupt options: option %u (%u bytes) has no NUL to end its text",
 			id, len);
-	return id == OPTION_GUEST ? check_guest(w, buf, len) : 0;
+	return id == TRACEDAT_OPTION_GUEST ? check_guest(w, buf, len) : 0;
 }
 
 /*
@@ -447,7 +423,7 @@ static int walk_options(struct walk *w, bool *clock, uint32_t *cpus)
 
 	for (;;) {
 		ret = read_u16(w, &id, "the options");
-		if (ret || id == OPTION_DONE)
+		if (ret || id == TRACEDAT_OPTION_DONE)
 			return ret;
 		ret = read_u32(w, &len, "the options");
 		if (ret)
@@ -463,7 +439,7 @@ static int walk_options(struct walk *w, bool *clock, uint32_t *cpus)
 		free(buf);
 		if (ret)
 			return ret;
-		if (id == OPTION_TRACECLOCK)
+		if (id == TRACEDAT_OPTION_TRACECLOCK)
 			*clock = true;
 	}
 }
@@ -488,7 +464,7 @@ static int walk_events(struct walk *w, uint32_t cpu, uint64_t page,
 		if (next <= commit) {
 			word = get_u32(w, data + pos);
 			type_len = w->big_endian ? word >> 27 : word & 0x1f;
-			if (type_len && type_len < EVENT_PADDING)
+			if (type_len && type_len < SUBBUF_EVENT_PADDING)
 				next += type_len * 4;
 			else
 				next += 4; /* a length or a time extension */
@@ -496,7 +472,7 @@ static int walk_events(struct walk *w, uint32_t cpu, uint64_t page,
 		/* The length word as kbuffer takes it (0: this event's). */
 		if (next <= commit && type_len == 0)
 			next += (get_u32(w, data + pos + 4) - 4ULL + 3) & ~3ULL;
-		else if (next <= commit && type_len == EVENT_PADDING)
+		else if (next <= commit && type_len == SUBBUF_EVENT_PADDING)
 			next += get_u32(w, data + pos + 4) - 4ULL;
 		if (next > commit || next <= pos)
 			return fail(
@@ -520,22 +496,17 @@ static int walk_pages(struct walk *w, uint32_t cpu, uint64_t offset,
 {
 	uint64_t page, commit, max = w->page_size - w->data_offset;
 	unsigned char *buf;
-	ssize_t n;
 	int ret = 0;
 
 	buf = malloc(w->page_size);
 	if (!buf)
 		return -ENOMEM;
 	for (page = offset; !ret && page < offset + len; page += w->page_size) {
-		n = pread(w->fd, buf, w->page_size, page);
-		if (n < 0) {
-			ret = -errno;
-			break;
-		}
-		if (n != (ssize_t)w->page_size) {
+		ret = vt_pread_all(w->fd, buf, w->page_size, page);
+		if (ret == -ENODATA)
 			ret = truncated(w, "the CPU data", page + w->page_size);
+		if (ret)
 			break;
-		}
 		if (w->commit_size == 8) {
 			memcpy(&commit, buf + 8, 8);
 			if (w->swap)
@@ -543,18 +514,21 @@ static int walk_pages(struct walk *w, uint32_t cpu, uint64_t offset,
 		} else {
 			commit = get_u32(w, buf + 8);
 		}
-		if ((commit & COMMIT_SIGN_EXTENDED) == COMMIT_SIGN_EXTENDED)
-			commit &= ~COMMIT_SIGN_EXTENDED | COMMIT_FLAGS;
-		if ((commit & ~COMMIT_FLAGS) >
-		    max - (commit & MISSED_STORED ? w->commit_size : 0))
+		if ((commit & SUBBUF_COMMIT_SIGN_EXTENDED) ==
+		    SUBBUF_COMMIT_SIGN_EXTENDED)
+			commit &= ~SUBBUF_COMMIT_SIGN_EXTENDED |
+				  SUBBUF_COMMIT_FLAGS;
+		if ((commit & ~SUBBUF_COMMIT_FLAGS) >
+		    max - (commit & SUBBUF_MISSED_STORED ? w->commit_size : 0))
 			ret = fail(
 				w,
 				"corrupt CPU %u data: the sub-buffer at offset %llu claims %llu bytes",
 				cpu, (unsigned long long)page,
-				(unsigned long long)(commit & ~COMMIT_FLAGS));
+				(unsigned long long)(commit &
+						     ~SUBBUF_COMMIT_FLAGS));
 		else
 			ret = walk_events(w, cpu, page, buf + w->data_offset,
-					  commit & ~COMMIT_FLAGS);
+					  commit & ~SUBBUF_COMMIT_FLAGS);
 	}
 	free(buf);
 	return ret;
@@ -642,7 +616,6 @@ static int walk_printk(struct walk *w)
 {
 	char *text, *line, *end, *save = NULL;
 	uint32_t len;
-	ssize_t n;
 	int ret;
 
 	ret = read_u32(w, &len, "printk formats");
@@ -653,8 +626,7 @@ static int walk_printk(struct walk *w)
 	text = malloc(len + 1);
 	if (!text)
 		return -ENOMEM;
-	n = pread(w->fd, text, len, w->pos);
-	ret = n == (ssize_t)len ? 0 : n < 0 ? -errno : -EIO;
+	ret = vt_pread_all(w->fd, text, len, w->pos);
 	text[len] = '\0';
 	for (line = strtok_r(text, "\n", &save); !ret && line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -714,8 +686,7 @@ static int walk_v6(struct walk *w)
 /* Magic, version, endianness, long size, page size. */
 static int walk_initial(struct walk *w, bool *v6)
 {
-	static const char magic[] = "\x17\x08\x44tracing";
-	char head[10], version[NAME_MAX_LEN];
+	char head[TRACEDAT_MAGIC_LEN], version[NAME_MAX_LEN];
 	uint8_t endian, long_size;
 	uint16_t one = 1;
 	uint32_t page_size;
@@ -724,7 +695,7 @@ static int walk_initial(struct walk *w, bool *v6)
 	ret = read_bytes(w, head, sizeof(head), "the file header");
 	if (ret)
 		return ret;
-	if (memcmp(head, magic, sizeof(head)))
+	if (memcmp(head, TRACEDAT_MAGIC, sizeof(head)))
 		return fail(w, "not a trace.dat file (bad magic)");
 	ret = read_name(w, version, "the file header");
 	if (ret)
@@ -734,11 +705,12 @@ static int walk_initial(struct walk *w, bool *v6)
 	 * is 0) and reads any below 7 as version 6: only "6" is walked here,
 	 * so refuse the others instead of leaving them to it unchecked.
 	 */
-	if (strcmp(version, "6") && strcmp(version, "7") &&
+	if (strcmp(version, TRACEDAT_VERSION) &&
+	    strcmp(version, TRACEDAT_VERSION_NEXT) &&
 	    (unsigned int)strtol(version, NULL, 10) <= 7)
 		return fail(w,
 			    "corrupt file header: version is neither 6 nor 7");
-	if (strcmp(version, "6"))
+	if (strcmp(version, TRACEDAT_VERSION))
 		return 0;
 	ret = read_bytes(w, &endian, 1, "the file header");
 	if (!ret)

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file-io.h"
 #include "tracedat-cpu-data.h"
 
 /* Largest span of shares tried; halved until the file system takes it. */
@@ -86,64 +87,6 @@ int vt_tracedat_err_set(struct vt_tracedat_err *e, int err, const char *fmt,
 	snprintf(e->text + len, sizeof(e->text) - len, ": %s", strerror(-err));
 	pthread_mutex_unlock(&e->lock);
 	return err;
-}
-
-/**
- * vt_pwrite_all - write all of @buf at @off
- * @fd: file
- * @buf: data
- * @len: its length
- * @off: file offset
- *
- * Returns 0 or a negative errno (-EIO for a write that makes no progress).
- */
-int vt_pwrite_all(int fd, const void *buf, size_t len, off_t off)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = pwrite(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/**
- * vt_pread_all - read exactly @len bytes at @off
- * @fd: file
- * @buf: where to put them
- * @len: how many
- * @off: file offset
- *
- * Returns 0 or a negative errno (-EIO when the file ends first).
- */
-int vt_pread_all(int fd, void *buf, size_t len, off_t off)
-{
-	char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = pread(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
 }
 
 static off_t align_up(off_t off, size_t align)
@@ -305,17 +248,6 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 unsigned long long vt_cpu_data_bytes(const struct vt_cpu_data *d, int cpu)
 {
 	return d->cpu[cpu].bytes;
-}
-
-/**
- * vt_cpu_data_in_place - whether the data is in the output file itself
- * @d: the store
- *
- * If not, it is in FILE.cpuN until vt_cpu_data_assemble().
- */
-bool vt_cpu_data_in_place(const struct vt_cpu_data *d)
-{
-	return d->in_place;
 }
 
 /*

@@ -28,9 +28,6 @@ struct vt_tracedat_err {
 int vt_tracedat_err_set(struct vt_tracedat_err *e, int err, const char *fmt,
 			...) __attribute__((format(printf, 3, 4)));
 
-int vt_pwrite_all(int fd, const void *buf, size_t len, off_t off);
-int vt_pread_all(int fd, void *buf, size_t len, off_t off);
-
 struct vt_cpu_data;
 
 int vt_cpu_data_open(struct vt_cpu_data **out, int fd, const char *path,
@@ -39,7 +36,6 @@ int vt_cpu_data_open(struct vt_cpu_data **out, int fd, const char *path,
 int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 		    size_t len);
 unsigned long long vt_cpu_data_bytes(const struct vt_cpu_data *d, int cpu);
-bool vt_cpu_data_in_place(const struct vt_cpu_data *d);
 int vt_cpu_data_assemble(struct vt_cpu_data *d, const off_t *offs);
 void vt_cpu_data_close(struct vt_cpu_data *d, bool remove_files);
 

@@ -29,23 +29,10 @@
 
 #include <tracefs.h>
 
+#include "file-io.h"
 #include "tracedat-cpu-data.h"
+#include "tracedat-format.h"
 #include "tracedat-writer.h"
-
-#define TRACEDAT_MAGIC "\x17\x08\x44tracing"
-#define TRACEDAT_MAGIC_LEN 10
-/* Stands in for the first magic byte until the file is complete. */
-#define TRACEDAT_INCOMPLETE_BYTE 0x00
-#define TRACEDAT_VERSION "6"
-
-/* Option ids of trace-cmd.dat(5); the reader skips ids it does not know. */
-#define OPTION_DONE 0
-#define OPTION_CPUSTAT 2
-#define OPTION_TRACECLOCK 4
-#define OPTION_UNAME 5
-#define OPTION_VERSION 9
-
-#define VTRACE_VERSION_STRING "vtrace 0.1"
 
 /*
  * Bounds of the header parts only finish() writes, for the space create()
@@ -549,7 +536,7 @@ static void add_cpu_stats(struct vt_tracedat *td, struct out_buf *b)
 			b->err = -ENOMEM;
 			return;
 		}
-		buf_add_option(b, OPTION_CPUSTAT, text, len + 1);
+		buf_add_option(b, TRACEDAT_OPTION_CPUSTAT, text, len + 1);
 		free(text);
 	}
 }
@@ -573,20 +560,20 @@ static void add_options(struct vt_tracedat *td, struct out_buf *b)
 		b->err = -ENOMEM;
 		return;
 	}
-	buf_add_option(b, OPTION_TRACECLOCK, text, len + 1);
+	buf_add_option(b, TRACEDAT_OPTION_TRACECLOCK, text, len + 1);
 	free(text);
 	add_cpu_stats(td, b);
 	if (!uname(&u)) {
 		len = asprintf(&text, "%s %s %s %s", u.sysname, u.nodename,
 			       u.release, u.machine);
 		if (len >= 0) {
-			buf_add_option(b, OPTION_UNAME, text, len + 1);
+			buf_add_option(b, TRACEDAT_OPTION_UNAME, text, len + 1);
 			free(text);
 		}
 	}
-	buf_add_option(b, OPTION_VERSION, VTRACE_VERSION_STRING,
-		       sizeof(VTRACE_VERSION_STRING));
-	buf_add_u16(b, OPTION_DONE);
+	buf_add_option(b, TRACEDAT_OPTION_VERSION, TRACEDAT_WRITER,
+		       sizeof(TRACEDAT_WRITER));
+	buf_add_u16(b, TRACEDAT_OPTION_DONE);
 }
 
 static off_t page_align(struct vt_tracedat *td, off_t off)
@@ -689,18 +676,6 @@ const char *vt_tracedat_strerror(const struct vt_tracedat *td)
 	return td->err.text;
 }
 
-unsigned long long vt_tracedat_bytes(const struct vt_tracedat *td, int cpu)
-{
-	unsigned long long sum = 0;
-	int i;
-
-	if (cpu >= 0)
-		return cpu < td->ncpus ? vt_cpu_data_bytes(td->data, cpu) : 0;
-	for (i = 0; i < td->ncpus; i++)
-		sum += vt_cpu_data_bytes(td->data, i);
-	return sum;
-}
-
 int vt_tracedat_check_incomplete(const char *path)
 {
 	char head[TRACEDAT_MAGIC_LEN];
@@ -711,7 +686,7 @@ int vt_tracedat_check_incomplete(const char *path)
 		return -errno;
 	ret = vt_pread_all(fd, head, sizeof(head), 0);
 	close(fd);
-	if (ret == -EIO)
+	if (ret == -ENODATA)
 		return 0;
 	if (ret)
 		return ret;

@@ -134,13 +134,6 @@ void vt_tracedat_abort(struct vt_tracedat *td);
 const char *vt_tracedat_strerror(const struct vt_tracedat *td);
 
 /**
- * vt_tracedat_bytes - bytes of per-CPU data added so far
- * @td: writer
- * @cpu: CPU, or -1 for the sum over all CPUs
- */
-unsigned long long vt_tracedat_bytes(const struct vt_tracedat *td, int cpu);
-
-/**
  * vt_tracedat_check_incomplete - tell whether @path is an unfinished file
  * @path: a file given to vtrace report
  *

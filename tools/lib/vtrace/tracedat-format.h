@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace-cmd's trace.dat format (trace-cmd.dat.v6(5)) as the writer
+ * (tracedat-writer.c) and the checker (tracedat-check.c) share it, and the
+ * kernel's sub-buffer header flags stored in it. Internal to the library.
+ */
+#ifndef VTRACE_TRACEDAT_FORMAT_H
+#define VTRACE_TRACEDAT_FORMAT_H
+
+#include <vtrace/version.h>
+
+#define TRACEDAT_MAGIC "\x17\x08\x44tracing"
+#define TRACEDAT_MAGIC_LEN 10
+/* vtrace's writer: stands in for the first magic byte until finished. */
+#define TRACEDAT_INCOMPLETE_BYTE 0x00
+/* The version written, and the one after it (left to libtracecmd). */
+#define TRACEDAT_VERSION "6"
+#define TRACEDAT_VERSION_NEXT "7"
+/* The writer named in the version option. */
+#define TRACEDAT_WRITER "vtrace " VTRACE_VERSION
+
+/* Option ids; readers skip ids they do not know. */
+#define TRACEDAT_OPTION_DONE 0
+#define TRACEDAT_OPTION_DATE 1
+#define TRACEDAT_OPTION_CPUSTAT 2
+#define TRACEDAT_OPTION_BUFFER 3
+#define TRACEDAT_OPTION_TRACECLOCK 4
+#define TRACEDAT_OPTION_UNAME 5
+#define TRACEDAT_OPTION_HOOK 6
+#define TRACEDAT_OPTION_OFFSET 7
+#define TRACEDAT_OPTION_CPUCOUNT 8
+#define TRACEDAT_OPTION_VERSION 9
+#define TRACEDAT_OPTION_PROCMAPS 10
+#define TRACEDAT_OPTION_TIME_SHIFT 12
+#define TRACEDAT_OPTION_GUEST 13
+#define TRACEDAT_OPTION_BUFFER_TEXT 22
+
+/*
+ * Sub-buffer commit: data length below these flag bits (events were
+ * missed before the sub-buffer, and their count is stored after its
+ * data). The kernel's flags are int constants: in a 64-bit commit, bit 31
+ * is sign-extended to bit 63.
+ */
+#define SUBBUF_COMMIT_FLAGS (3ULL << 30)
+#define SUBBUF_MISSED_STORED (1ULL << 30)
+#define SUBBUF_COMMIT_SIGN_EXTENDED (~0ULL << 31)
+/* Event type_len values from 29: padding, time extend, time stamp. */
+#define SUBBUF_EVENT_PADDING 29
+
+#endif /* VTRACE_TRACEDAT_FORMAT_H */
