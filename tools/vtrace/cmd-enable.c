@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vtrace/atrace-tags.h>
 #include <vtrace/event-name.h>
 #include <vtrace/events.h>
 #include <vtrace/strtab.h>
@@ -170,9 +171,36 @@ static int switch_events(struct vtrace_instance *vi, struct switch_list *list,
 	return VTRACE_EXIT_OK;
 }
 
+/* The userspace atrace tags of the categories go on and off with them. */
+static int switch_atrace_tags(const char *instance, char **targets,
+			      int nr_targets, bool enable)
+{
+	uint64_t tags = vtrace_atrace_tags_of(targets, nr_targets);
+	int ret;
+
+	if (!tags)
+		return VTRACE_EXIT_OK;
+	ret = enable ? vtrace_atrace_tags_enable(instance, tags) :
+		       vtrace_atrace_tags_disable(instance, tags);
+	if (ret) {
+		vtrace_err("cannot %s the userspace atrace tags in %s: %s",
+			   enable ? "enable" : "disable", vtrace_state_dir(),
+			   strerror(-ret));
+		return VTRACE_EXIT_FAIL;
+	}
+	printf("%sd userspace atrace tags 0x%llx\n",
+	       enable ? "enable" : "disable", (unsigned long long)tags);
+	return VTRACE_EXIT_OK;
+}
+
 static int disable_all(struct vtrace_instance *vi)
 {
 	int ret;
+
+	ret = vtrace_atrace_tags_disable(vtrace_instance_name(vi), ~0ULL);
+	if (ret)
+		vtrace_warn("cannot disable the userspace atrace tags: %s",
+			    strerror(-ret));
 
 	ret = vtrace_events_disable_all(vi);
 	if (ret) {
@@ -277,6 +305,9 @@ static int cmd_switch(int argc, char **argv, bool enable)
 		goto out;
 	}
 	status = switch_events(vi, &list, enable);
+	if (!status)
+		status = switch_atrace_tags(instance, argv + optind,
+					    argc - optind, enable);
 	/* An instance made for a failed enable would be half-done work. */
 	if (status && vtrace_instance_is_new(vi))
 		vtrace_instance_remove(vi);

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <vtrace/atrace-tags.h>
 #include <vtrace/categories.h>
 #include <vtrace/event-name.h>
 #include <vtrace/events.h>
@@ -408,13 +409,37 @@ static int show_progress(void *ctx, struct vtrace_recorder *rec)
 	return 0;
 }
 
+/* Userspace markers of the categories' tags, for as long as tracing is on. */
+static void hold_atrace_tags(void *ctx, struct vtrace_recorder *rec)
+{
+	const struct record *r = ctx;
+	uint64_t tags = vtrace_atrace_tags_of(r->opts->cats, r->opts->nr_cats);
+	int ret;
+
+	ret = vtrace_atrace_tags_hold(instance_name(r), tags);
+	if (ret)
+		vtrace_warn("cannot enable the userspace atrace tags: %s",
+			    strerror(-ret));
+}
+
+static void release_atrace_tags(void *ctx, struct vtrace_recorder *rec)
+{
+	const struct record *r = ctx;
+
+	vtrace_atrace_tags_release(instance_name(r));
+}
+
 static const struct vtrace_recorder_hooks quiet_hooks = {
+	.started = hold_atrace_tags,
 	.cpu_added = on_cpu_added,
+	.stopping = release_atrace_tags,
 };
 
 static const struct vtrace_recorder_hooks progress_hooks = {
+	.started = hold_atrace_tags,
 	.cpu_added = on_cpu_added,
 	.tick = show_progress,
+	.stopping = release_atrace_tags,
 };
 
 /* Make the recorder and start it; prints. */
@@ -488,6 +513,8 @@ static int finish(struct record *r)
 
 	signalled_recorder = NULL;
 	vtrace_recorder_destroy(r->rec);
+	if (r->vi)
+		vtrace_atrace_tags_release(instance_name(r));
 	if (r->vi && vtrace_instance_is_new(r->vi)) {
 		ret = vtrace_instance_remove(r->vi);
 		if (ret)

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <vtrace/atrace-categories.h>
 #include <vtrace/atrace-tags.h>
 #include <vtrace/proc-ident.h>
 #include <vtrace/state-dir.h>
@@ -264,6 +265,28 @@ static int self_start_time(uint64_t *start_time)
 	ret = vtrace_proc_ident_read(0, &id);
 	*start_time = id.start_time;
 	return ret;
+}
+
+/**
+ * vtrace_atrace_tags_of - the userspace tags of categories
+ * @categories: category names
+ * @nr: how many
+ *
+ * Return: the ATRACE_TAG_* bits of those that are standard atrace
+ * categories (vendor categories and kernel-only ones add none).
+ */
+uint64_t vtrace_atrace_tags_of(char *const *categories, size_t nr)
+{
+	const struct vtrace_atrace_category *cat;
+	uint64_t tags = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		cat = vtrace_atrace_category_find(categories[i]);
+		if (cat)
+			tags |= cat->tags;
+	}
+	return tags;
 }
 
 /**

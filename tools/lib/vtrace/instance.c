@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -225,17 +226,29 @@ void vtrace_instance_close(struct vtrace_instance *vi)
  *
  * The handle stays valid (for vtrace_instance_close()) but refers to nothing.
  *
+ * EBUSY is retried for up to a second: programs marking through
+ * libvtrace-atrace let go of the instance's trace_marker shortly after its
+ * tags were released (and until then the kernel refuses the rmdir).
+ *
  * Return: 0 when removed, -EPERM when vtrace did not create it (or @vi is
  * the top level buffer), or the -errno of the failed rmdir (-EBUSY while a
  * reader has it open).
  */
 int vtrace_instance_remove(struct vtrace_instance *vi)
 {
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	int tries = 100;
+
 	if (!vtrace_instance_is_owned(vi))
 		return -EPERM;
-	errno = 0;
-	if (tracefs_instance_destroy(vi->tfs))
-		return errno ? -errno : -EIO;
+	for (;;) {
+		errno = 0;
+		if (!tracefs_instance_destroy(vi->tfs))
+			break;
+		if (errno != EBUSY || !--tries)
+			return errno ? -errno : -EIO;
+		nanosleep(&pause, NULL);
+	}
 	marker_remove(vi->name);
 	return 0;
 }
