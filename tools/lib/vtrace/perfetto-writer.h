@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Perfetto trace writer: ftrace records in, a perfetto.protos.Trace out.
+ *
+ * Records are libtraceevent's struct tep_record with the struct
+ * tep_handle that describes their events, so the same writer serves a
+ * trace.dat read by libtracecmd (vtrace convert) and sub-buffers read by
+ * libtraceevent's kbuffer while recording. Each CPU's records become
+ * FtraceEventBundle packets, written out as soon as a bundle is full:
+ * memory does not grow with the trace. Events Perfetto has a message
+ * for are written typed, the others as GenericFtraceEvent; the vendor
+ * GPU power and thermal events are also written as counter tracks.
+ * Documentation/vtrace-perfetto.rst says what maps to what.
+ *
+ * Usage:
+ *
+ *	ret = vt_perfetto_create(&pf, fd, &opts);
+ *	for each record (any CPU order; per CPU in time order)
+ *		ret = vt_perfetto_add_record(pf, record);
+ *	vt_perfetto_set_cpu_stats(pf, cpu, &stats);	// optional
+ *	ret = vt_perfetto_finish(pf);
+ *	if (ret)
+ *		warn(vt_perfetto_strerror(pf));
+ *	vt_perfetto_free(pf);
+ *
+ * Functions return 0 or a negative errno and never print. A writer is
+ * not thread-safe: callers feeding it from several threads serialize.
+ */
+#ifndef _VTRACE_PERFETTO_WRITER_H
+#define _VTRACE_PERFETTO_WRITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct tep_handle;
+struct tep_record;
+struct vt_perfetto;
+
+/**
+ * struct vt_perfetto_opts - how to write a Perfetto trace
+ * @tep: the events' formats, saved cmdlines and printk formats; must
+ *	stay valid until vt_perfetto_free()
+ * @ncpus: records come from CPUs 0..@ncpus-1
+ * @clock: the tracefs trace_clock the timestamps are in; NULL or "boot"
+ *	for CLOCK_BOOTTIME, which Perfetto assumes
+ * @have_clock_pair: @ftrace_ts and @boot_ts were read at one instant;
+ *	without it, a clock other than boot is placed on Perfetto's
+ *	timeline as if it were boot time
+ * @ftrace_ts: the trace clock at that instant, in ns
+ * @boot_ts: CLOCK_BOOTTIME at that instant, in ns
+ */
+struct vt_perfetto_opts {
+	struct tep_handle *tep;
+	int ncpus;
+	const char *clock;
+	bool have_clock_pair;
+	int64_t ftrace_ts;
+	int64_t boot_ts;
+};
+
+/**
+ * struct vt_perfetto_cpu_stats - a CPU's ring-buffer counters at the end
+ * @entries: events left in the buffer
+ * @overrun: events overwritten before they were read
+ * @commit_overrun: events lost to a wrapped buffer during a commit
+ * @bytes: bytes in the buffer
+ * @dropped_events: events refused by a full buffer (no overwrite mode)
+ * @read_events: events read out
+ */
+struct vt_perfetto_cpu_stats {
+	uint64_t entries;
+	uint64_t overrun;
+	uint64_t commit_overrun;
+	uint64_t bytes;
+	uint64_t dropped_events;
+	uint64_t read_events;
+};
+
+/**
+ * vt_perfetto_create - start a Perfetto trace on a file descriptor
+ * @pfp: set to the new writer on success, left NULL on failure
+ * @fd: where to write; the writer writes sequentially and never closes it
+ * @opts: see struct vt_perfetto_opts
+ *
+ * Return: 0, -EINVAL for bad @opts, -ENOMEM, or a write error.
+ */
+int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
+		       const struct vt_perfetto_opts *opts);
+
+/**
+ * vt_perfetto_add_record - add one ftrace record
+ * @pf: the writer
+ * @record: the record; @record->cpu, ->ts, ->data, ->size and
+ *	->missed_events are used, and the record is not kept
+ *
+ * Return: 0, -ERANGE for a CPU outside 0..ncpus-1, -ENOMEM or a write
+ * error (then the writer is done: finish() still ends the file cleanly).
+ */
+int vt_perfetto_add_record(struct vt_perfetto *pf, struct tep_record *record);
+
+/**
+ * vt_perfetto_set_cpu_stats - give a CPU's ring-buffer counters
+ * @pf: the writer
+ * @cpu: the CPU
+ * @stats: its counters, written into FtraceStats by vt_perfetto_finish()
+ *
+ * Return: 0, or -ERANGE for a CPU outside 0..ncpus-1.
+ */
+int vt_perfetto_set_cpu_stats(struct vt_perfetto *pf, int cpu,
+			      const struct vt_perfetto_cpu_stats *stats);
+
+/**
+ * vt_perfetto_finish - write what is pending and the closing packets
+ * @pf: the writer
+ *
+ * Writes each CPU's last bundle, the ProcessTree (thread names from the
+ * saved cmdlines for every pid seen) and FtraceStats.
+ *
+ * Return: 0, or the first error of the writer's life.
+ */
+int vt_perfetto_finish(struct vt_perfetto *pf);
+
+/**
+ * vt_perfetto_events - number of events written so far
+ * @pf: the writer
+ *
+ * Return: the count of records added.
+ */
+uint64_t vt_perfetto_events(const struct vt_perfetto *pf);
+
+/**
+ * vt_perfetto_strerror - what the last failure was
+ * @pf: the writer
+ *
+ * Return: a message, valid until vt_perfetto_free().
+ */
+const char *vt_perfetto_strerror(const struct vt_perfetto *pf);
+
+/**
+ * vt_perfetto_free - release a writer
+ * @pf: the writer, or NULL
+ */
+void vt_perfetto_free(struct vt_perfetto *pf);
+
+#endif /* _VTRACE_PERFETTO_WRITER_H */
