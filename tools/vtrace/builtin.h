@@ -28,5 +28,6 @@ int cmd_marker(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_slices(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 #endif /* _VTRACE_BUILTIN_H */

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,8 +23,7 @@
 
 #include <vtrace/dmtrace.h>
 #include <vtrace/json.h>
-#include <vtrace/tracedat-check.h>
-#include <vtrace/tracedat-writer.h>
+#include <vtrace/tracedat-input.h>
 
 #include "builtin.h"
 #include "cli.h"
@@ -219,110 +217,21 @@ static void print_json(struct report *r, struct tep_event *event,
 	vtrace_json_object_end(&r->j);
 }
 
-/*
- * The bytes @field takes in @record: its own, and for a __data_loc or
- * __rel_loc field the data its location word points at.
- */
-static unsigned long long field_end(struct tep_format_field *field,
-				    struct tep_record *record)
-{
-	unsigned long long loc, start;
-
-	if (!(field->flags & TEP_FIELD_IS_DYNAMIC))
-		return field->offset + field->size;
-	if (tep_read_number_field(field, record->data, &loc))
-		return ULLONG_MAX;
-	/* Location word: data offset in the low 16 bits, length above. */
-	start = loc & 0xffff;
-	if (field->flags & TEP_FIELD_IS_RELATIVE)
-		start += field->offset + field->size;
-	return start + (loc >> 16 & 0xffff);
-}
-
-/* The first field of @fields not inside @record, with its *end. */
-static struct tep_format_field *
-field_past_record(struct tep_format_field *fields, struct tep_record *record,
-		  unsigned long long *end)
-{
-	struct tep_format_field *field;
-
-	for (field = fields; field; field = field->next) {
-		/* The location word itself must be in the record first. */
-		*end = field->offset + field->size;
-		if (*end <= (unsigned int)record->size)
-			*end = field_end(field, record);
-		if (*end > (unsigned int)record->size)
-			return field;
-	}
-	return NULL;
-}
-
-/*
- * Whether every field of @event lies inside @record. libtraceevent 1.7
- * reads fields where the format puts them, unbounded: a record made
- * shorter than its event by a corrupt length in its ring-buffer header
- * would be read past its end (a trailing char buf[] as a copy of
- * size - offset bytes, i.e. gigabytes).
- */
-static bool record_fits_event(struct report *r, struct tep_event *event,
-			      struct tep_record *record)
-{
-	struct tep_format_field *field;
-	unsigned long long end;
-
-	field = field_past_record(event->format.common_fields, record, &end);
-	if (!field)
-		field = field_past_record(event->format.fields, record, &end);
-	if (!field)
-		return true;
-	vtrace_err(
-		"report: %s: corrupt CPU %d data: the %s record at offset %llu has %d bytes, its field %s needs %llu",
-		r->file, record->cpu, event->name, record->offset, record->size,
-		field->name, end);
-	return false;
-}
-
-/*
- * Whether a function graph record's depth is one a kernel can have: the
- * nested calls of one kernel stack (16 or 32 KiB) are far fewer than
- * this. libtracecmd 1.3 prints ftrace/funcgraph_entry and _exit records
- * indented by two spaces per level, unbounded: a garbled depth makes a
- * line of gigabytes.
- */
-#define FGRAPH_DEPTH_MAX 4096
-
-static bool fgraph_depth_fits(struct report *r, struct tep_event *event,
-			      struct tep_record *record)
-{
-	struct tep_format_field *field;
-	unsigned long long depth;
-
-	if (strcmp(event->system, "ftrace") ||
-	    strncmp(event->name, "funcgraph_", 10))
-		return true;
-	field = tep_find_field(event, "depth");
-	if (!field || tep_read_number_field(field, record->data, &depth) ||
-	    depth <= FGRAPH_DEPTH_MAX)
-		return true;
-	vtrace_err(
-		"report: %s: corrupt CPU %d data: the %s record at offset %llu has depth %llu",
-		r->file, record->cpu, event->name, record->offset, depth);
-	return false;
-}
-
 static int show_record(struct tracecmd_input *handle, struct tep_record *record,
 		       int cpu, void *data)
 {
 	struct report *r = data;
 	struct tep_event *event;
+	char msg[256];
 
 	event = tep_find_event_by_record(r->tep, record);
 	if (!event_selected(r, event))
 		return 0;
 	/* Non-zero ends tracecmd_iterate_events(), which returns it. */
-	if (event && (!record_fits_event(r, event, record) ||
-		      !fgraph_depth_fits(r, event, record)))
+	if (event && !vt_tracedat_record_ok(event, record, msg, sizeof(msg))) {
+		vtrace_err("report: %s: %s", r->file, msg);
 		return -EINVAL;
+	}
 	r->count++;
 	trace_seq_reset(&r->s);
 	if (r->json)
@@ -330,52 +239,6 @@ static int show_record(struct tracecmd_input *handle, struct tep_record *record,
 	else
 		print_text(r, event, record);
 	return 0;
-}
-
-/*
- * Whether an unfinished recording kept its data in FILE.cpuN (on a file
- * system without sparse files) rather than in FILE itself.
- */
-static bool cpu_files_left(const char *file)
-{
-	char *cpu0;
-	bool left;
-
-	if (asprintf(&cpu0, "%s.cpu0", file) < 0)
-		return false;
-	left = !access(cpu0, F_OK);
-	free(cpu0);
-	return left;
-}
-
-/*
- * Checks @file's layout before libtracecmd sees it: an unfinished
- * recording and a truncated file get their own message (and libtracecmd
- * 1.3 would crash on the latter, see tracedat-check.h).
- */
-static int check_file(const char *file)
-{
-	char msg[256];
-	int ret;
-
-	ret = vt_tracedat_check(file, msg, sizeof(msg));
-	if (ret == -ENODATA && cpu_files_left(file))
-		vtrace_err("report: %s is incomplete: the recording that "
-			   "wrote it stopped before finishing the file (killed "
-			   "or crashed); the captured pages are still in "
-			   "%s.cpuN",
-			   file, file);
-	else if (ret == -ENODATA)
-		vtrace_err("report: %s is incomplete: the recording that "
-			   "wrote it stopped before finishing the file (killed "
-			   "or crashed); the captured pages are still in it, "
-			   "but not laid out as a trace.dat",
-			   file);
-	else if (ret == -EINVAL)
-		vtrace_err("report: %s: %s", file, msg);
-	else if (ret)
-		vtrace_err("report: %s: %s", file, strerror(-ret));
-	return ret;
 }
 
 static int parse_cpu(const char *arg, int *cpu)
@@ -444,6 +307,7 @@ int cmd_report(int argc, char **argv)
 	struct tracecmd_input *handle;
 	const char *events = NULL;
 	int opt, cpu = -1, ret;
+	char msg[512];
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -474,15 +338,8 @@ int cmd_report(int argc, char **argv)
 	if (vt_dmtrace_probe(r.file))
 		return report_dmtrace(r.file, r.json, events || cpu >= 0);
 
-	if (check_file(r.file))
-		return VTRACE_EXIT_FAIL;
-	/* We explain failures ourselves; the library's own words go. */
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	handle = tracecmd_open(r.file, 0);
-	if (!handle) {
-		vtrace_err(
-			"report: %s: not a readable trace.dat (corrupt header)",
-			r.file);
+	if (vt_tracedat_open(r.file, &handle, msg, sizeof(msg))) {
+		vtrace_err("report: %s", msg);
 		return VTRACE_EXIT_FAIL;
 	}
 	r.tep = tracecmd_get_tep(handle);

@@ -35,6 +35,8 @@ static const struct vtrace_command commands[] = {
 	  "atrace slices, async slices and counters of a trace" },
 	{ "profile", cmd_profile,
 	  "Traceview profile (inclusive/exclusive time, calls) of a trace" },
+	{ "convert", cmd_convert,
+	  "convert a trace.dat into a Perfetto trace" },
 };
 
 static void usage(FILE *out)

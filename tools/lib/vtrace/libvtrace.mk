@@ -27,6 +27,8 @@ LIBVTRACE_SRCS += pbtxt.c
 LIBVTRACE_SRCS += profile.c
 LIBVTRACE_SRCS += proto-decode.c
 LIBVTRACE_SRCS += proto-msg.c
+LIBVTRACE_SRCS += perfetto-writer.c
+LIBVTRACE_SRCS += protobuf.c
 LIBVTRACE_SRCS += record-pidfile.c
 LIBVTRACE_SRCS += proc-ident.c
 LIBVTRACE_SRCS += record-settings.c
@@ -60,6 +62,8 @@ LIBVTRACE_PKGS := libtracefs libtraceevent
 # only: not in static builds.
 ifeq ($(PKG_CONFIG_STATIC),)
 LIBVTRACE_SRCS += slices-tracedat.c
+LIBVTRACE_SRCS += convert.c
+LIBVTRACE_SRCS += tracedat-input.c
 LIBVTRACE_PKGS += libtracecmd
 endif
 

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Checks of a Perfetto trace written by vtrace, for perfetto_test.sh and
+# check_guest_artifacts.sh (sourced; bash). The decoding is protoc's with
+# Perfetto's merged schema from ../shared/ref/perfetto, which is reference
+# data outside the project: where it is absent, pf_schema says why and the
+# checks that need it are skipped by the caller.
+#
+#   pf_schema                 0 when protoc and the schema are there
+#   pf_decode IN.pftrace      protoc's text of the trace on stdout
+#   pf_structure TEXT         every bundle has cpu, every event timestamp
+#                             and pid, no field the schema does not know
+#   pf_event_counts TEXT      "EVENT COUNT" per event, by tracefs name
+#   tc_event_counts IN.dat    the same from trace-cmd report
+#   pf_generic_events TEXT    "EVENT" per generic event name, sorted
+
+PF_PROTO=${VTRACE_PERFETTO_PROTO:-$top/../shared/ref/perfetto/perfetto_trace.proto}
+
+pf_schema() {
+	if ! command -v protoc > /dev/null; then
+		pf_schema_why="protoc is not installed (protobuf-compiler)"
+		return 1
+	fi
+	if [ ! -r "$PF_PROTO" ]; then
+		pf_schema_why="no Perfetto schema at $PF_PROTO (../shared is reference data, not part of the project)"
+		return 1
+	fi
+	return 0
+}
+
+pf_decode() {
+	protoc -I "$(dirname "$PF_PROTO")" --decode=perfetto.protos.Trace \
+		"$PF_PROTO" < "$1"
+}
+
+# Prints each problem; returns 1 when there is one.
+pf_structure() {
+	awk '
+	function indent(s) { match(s, /^ */); return RLENGTH }
+	{ d = indent($0); line = substr($0, d + 1) }
+	line ~ /^[0-9]+[: ]/ { print "unknown field: " line; bad = 1 }
+	line ~ / \{$/ {
+		name[d] = substr(line, 1, length(line) - 2)
+		has_cpu[d] = has_ts[d] = has_pid[d] = 0
+		inbundle[d] = (d > 0 && name[d - 2] == "ftrace_events")
+		next
+	}
+	line == "}" {
+		d2 = d
+		if (name[d2] == "ftrace_events" && !has_cpu[d2]) {
+			print "bundle without cpu at line " NR; bad = 1
+		}
+		if (name[d2] == "event" && inbundle[d2] &&
+		    (!has_ts[d2] || !has_pid[d2])) {
+			print "event without timestamp or pid at line " NR
+			bad = 1
+		}
+		if (name[d2] == "ftrace_events")
+			bundles++
+		if (name[d2] == "event" && inbundle[d2])
+			events++
+		next
+	}
+	{
+		p = d - 2
+		if (line ~ /^cpu: /) has_cpu[p] = 1
+		if (line ~ /^timestamp: /) has_ts[p] = 1
+		if (line ~ /^pid: /) has_pid[p] = 1
+	}
+	END {
+		if (!bundles) { print "no ftrace bundle"; bad = 1 }
+		exit bad
+	}' "$1"
+}
+
+# The event of each FtraceEvent: its typed message's name mapped back
+# to the tracefs name (Perfetto prefixes some vendor events with their
+# group), or a generic event's event_name.
+pf_event_counts() {
+	awk '
+	function indent(s) { match(s, /^ */); return RLENGTH }
+	BEGIN { ev = -1 }
+	{ d = indent($0); line = substr($0, d + 1) }
+	line == "event {" { ev = d; next }
+	ev >= 0 && d == ev + 2 && line ~ / \{$/ {
+		n = substr(line, 1, length(line) - 2)
+		if (n == "generic") { want_name = 1; next }
+		if (n == "mali_gpu_power_state") n = "gpu_power_state"
+		else if (n == "mali_tracing_mark_write") n = "tracing_mark_write"
+		else if (n ~ /^mali_mali_/) n = substr(n, 6)
+		count[n]++
+		ev = -1
+		next
+	}
+	want_name && line ~ /^event_name: / {
+		n = substr(line, 13); gsub(/"/, "", n); count[n]++
+		want_name = 0; ev = -1
+	}
+	END { for (n in count) print n, count[n] }' "$1" | sort
+}
+
+pf_generic_events() {
+	sed -n 's/^ *event_name: "\(.*\)"$/\1/p' "$1" | sort -u
+}
+
+tc_event_counts() {
+	trace-cmd report -i "$1" 2> /dev/null |
+		sed -n 's/^.* \[[0-9]*\] *[0-9.]*: \([A-Za-z0-9_]*\): .*$/\1/p' |
+		sort | uniq -c | awk '{ print $2, $1 }' | sort
+}

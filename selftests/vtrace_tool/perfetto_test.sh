@@ -1,0 +1,270 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# vtrace convert and the Perfetto writer on the host: the writer's golden
+# trace (perfetto_writer_test) decoded by protoc against a golden text; a
+# capture of the host's tracefs by vtrace record, and trace-cmd's own
+# recordings in format 6, 7 compressed and 7 uncompressed, converted and
+# checked against trace-cmd report (per-event counts, a cpu in every
+# bundle, timestamp and pid in every event, no field Perfetto's schema does
+# not know); then bad inputs and outputs: exact messages, exit codes, no
+# partial output, an existing output kept.
+#
+# Needs root, tracefs and trace-cmd. The schema checks need protoc and
+# Perfetto's schema from ../shared (VTRACE_PERFETTO_PROTO names it
+# elsewhere); without them they SKIP, the rest still runs.
+#
+# Host only (bash and trace-cmd): guests' files are converted on the host
+# by check_guest_artifacts.sh.
+if [ -z "${BASH_VERSION:-}" ]; then
+	if ! command -v bash > /dev/null || ! command -v trace-cmd > /dev/null; then
+		echo "TAP version 13"
+		echo "1..0 # SKIP needs bash and trace-cmd (host only)"
+		exit 4
+	fi
+	exec bash "$0" "$@"
+fi
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../kselftest/ktap_helpers.sh"
+. "$here/perfetto_check.sh"
+
+VTRACE=${VTRACE:-$top/tools/vtrace/vtrace}
+WRITER_TEST=${PERFETTO_WRITER_TEST:-$here/perfetto_writer_test}
+tracefs=/sys/kernel/tracing
+work=$(mktemp -d /tmp/vtrace_pf.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+ktap_print_header
+if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/events" ] ||
+   ! command -v trace-cmd > /dev/null || [ ! -x "$VTRACE" ] ||
+   [ ! -x "$WRITER_TEST" ]; then
+	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $WRITER_TEST"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 16
+
+schema=1
+pf_schema || schema=0
+
+# The schema checks of $1.pftrace against $1.dat's trace-cmd report.
+# Prints what differs; 0 when all hold.
+schema_checks() {
+	pf_decode "$1.pftrace" > "$1.txt" 2> "$1.protoc" || {
+		ktap_print_msg "protoc: $(head -c 300 "$1.protoc")"
+		return 1
+	}
+	pf_structure "$1.txt" > "$1.structure" || {
+		ktap_print_msg "$(head -5 "$1.structure")"
+		return 1
+	}
+	pf_event_counts "$1.txt" > "$1.pf_counts"
+	tc_event_counts "$1.dat" > "$1.tc_counts"
+	if ! diff "$1.tc_counts" "$1.pf_counts" > "$1.diff"; then
+		ktap_print_msg "counts (trace-cmd <, perfetto >): $(head -10 "$1.diff" | tr '\n' ' ')"
+		return 1
+	fi
+	# Events the schema has a message for are written typed.
+	if pf_generic_events "$1.txt" | grep -qx -e sched_switch -e print \
+		-e sched_waking -e sched_wakeup -e sys_enter; then
+		ktap_print_msg "a typed event written as generic"
+		return 1
+	fi
+	return 0
+}
+
+# convert_case NAME: $work/NAME.dat converted; its total is trace-cmd's,
+# and the schema checks hold where the schema is.
+convert_case() {
+	local name=$1 base=$work/$1 tc_total pf_total
+
+	if ! "$VTRACE" convert "$base.dat" "$base.pftrace" > "$base.out" 2> "$base.err"; then
+		ktap_print_msg "convert: $(head -c 300 "$base.err")"
+		ktap_test_fail "$name"
+		return
+	fi
+	tc_total=$(trace-cmd report -i "$base.dat" 2> /dev/null |
+		grep -c '^ .* \[[0-9]*\] *[0-9.]*: ')
+	pf_total=$(sed -n 's/^.*: \([0-9]*\) events, .*$/\1/p' "$base.out")
+	if [ "$tc_total" != "$pf_total" ] || [ "$tc_total" -lt "${2:-1}" ]; then
+		ktap_print_msg "trace-cmd report $tc_total events, convert $pf_total"
+		ktap_test_fail "$name"
+		return
+	fi
+	if [ $schema = 0 ]; then
+		ktap_test_pass "$name ($pf_total events; schema checks skipped: $pf_schema_why)"
+		return
+	fi
+	if schema_checks "$base"; then
+		ktap_test_pass "$name ($pf_total events)"
+	else
+		ktap_test_fail "$name"
+	fi
+}
+
+# 1: the writer's own trace, byte for byte what the golden text says.
+if [ $schema = 0 ]; then
+	ktap_test_skip "golden_trace: $pf_schema_why"
+elif VT_PERFETTO_OUT=$work/golden.pftrace "$WRITER_TEST" > "$work/wt.log" 2>&1 &&
+     pf_decode "$work/golden.pftrace" > "$work/golden.txt" &&
+     diff -u "$here/data/perfetto_golden.txt" "$work/golden.txt" > "$work/golden.diff"; then
+	ktap_test_pass "golden_trace"
+else
+	ktap_print_msg "$(head -30 "$work/golden.diff" "$work/wt.log" 2>/dev/null)"
+	ktap_test_fail "golden_trace"
+fi
+
+# 2: a host capture: scheduler, syscalls, IRQs, markers (atrace ones too).
+(
+	sleep 0.3
+	for i in $(seq 1 50); do
+		echo "vtrace-pf $i" > "$tracefs/trace_marker"
+		echo "C|$$|vtrace_pf_counter|$i" > "$tracefs/trace_marker"
+		echo "B|$$|vtrace_pf_slice" > "$tracefs/trace_marker"
+		echo "E|$$" > "$tracefs/trace_marker"
+	done
+) &
+"$VTRACE" record -e sched/sched_switch -e sched/sched_wakeup \
+	-e sched/sched_waking -e sched/sched_process_exec \
+	-e sched/sched_process_exit -e irq/irq_handler_entry \
+	-e raw_syscalls/sys_enter -e raw_syscalls/sys_exit -e timer/hrtimer_start \
+	-t 1 -o "$work/host.dat" > "$work/record.out" 2>&1
+wait
+convert_case host 200
+if [ $schema = 1 ] && [ -s "$work/host.txt" ] &&
+   [ "$(grep -c 'buf: "C|[0-9]*|vtrace_pf_counter|' "$work/host.txt")" = 50 ] &&
+   grep -q 'event_name: "hrtimer_start"' "$work/host.txt"; then
+	ktap_test_pass "host_markers_and_generic"
+elif [ $schema = 0 ]; then
+	ktap_test_skip "host_markers_and_generic: $pf_schema_why"
+else
+	ktap_test_fail "host_markers_and_generic"
+fi
+
+# 3-5: trace-cmd's recordings. trace-cmd record needs the function tracer
+# files, which this kernel refuses: mask them in a private mount namespace.
+tc_record() {
+	unshare -m sh -c '
+		echo 1 > "$0/fe"
+		mount --bind "$0/fe" /proc/sys/kernel/ftrace_enabled
+		for f in set_ftrace_filter set_ftrace_notrace set_ftrace_pid \
+			 set_ftrace_notrace_pid; do
+			[ -e /sys/kernel/tracing/$f ] || continue
+			: > "$0/d_$f"
+			mount --bind "$0/d_$f" /sys/kernel/tracing/$f
+		done
+		exec trace-cmd record -q "$@" -e sched/sched_switch \
+			-e sched/sched_wakeup -e raw_syscalls sleep 0.5' \
+		"$work" "$@" > "$work/tc_record.log" 2>&1
+}
+tc_record --file-version 6 -o "$work/tc_v6.dat"
+convert_case tc_v6 100
+tc_record -o "$work/tc_v7_compressed.dat"
+convert_case tc_v7_compressed 100
+tc_record --compression none -o "$work/tc_v7_plain.dat"
+convert_case tc_v7_plain 100
+
+# 6: the clock of a non-boot recording is named in every bundle.
+if [ $schema = 1 ] && [ -s "$work/tc_v6.txt" ]; then
+	clock=$(sed -n 's/^ *ftrace_clock: //p' "$work/tc_v6.txt" | sort -u)
+	bundles=$(grep -c '^  ftrace_events {' "$work/tc_v6.txt")
+	clocked=$(grep -c '^    ftrace_clock: FTRACE_CLOCK_LOCAL' "$work/tc_v6.txt")
+	if [ "$clock" = FTRACE_CLOCK_LOCAL ] && [ "$bundles" = "$clocked" ]; then
+		ktap_test_pass "local_clock_named ($bundles bundles)"
+	else
+		ktap_print_msg "clock '$clock', $clocked of $bundles bundles"
+		ktap_test_fail "local_clock_named"
+	fi
+else
+	ktap_test_skip "local_clock_named: ${pf_schema_why:-no trace-cmd capture}"
+fi
+
+# The message of $1 for a bad input: report's and convert's, prefix aside.
+bad_input() {
+	local name=$1 in=$2 out=$work/bad_out.pftrace rc_r rc_c
+
+	rm -f "$out"
+	"$VTRACE" report "$in" > /dev/null 2> "$work/bad_r.err"
+	rc_r=$?
+	"$VTRACE" convert "$in" "$out" > /dev/null 2> "$work/bad_c.err"
+	rc_c=$?
+	sed 's/^vtrace: error: report: //' "$work/bad_r.err" > "$work/bad_r.msg"
+	sed 's/^vtrace: error: convert: //' "$work/bad_c.err" > "$work/bad_c.msg"
+	if [ $rc_r = 1 ] && [ $rc_c = 1 ] && [ ! -e "$out" ] &&
+	   [ -s "$work/bad_c.msg" ] &&
+	   cmp -s "$work/bad_r.msg" "$work/bad_c.msg" &&
+	   grep -q "${3:-}" "$work/bad_c.msg" &&
+	   [ -z "$(ls -A "$work" | grep '^\.bad_out')" ]; then
+		ktap_test_pass "$name"
+	else
+		ktap_print_msg "report $rc_r: $(head -c 200 "$work/bad_r.err")"
+		ktap_print_msg "convert $rc_c: $(head -c 200 "$work/bad_c.err")"
+		ktap_test_fail "$name"
+	fi
+}
+
+# 7-9: truncated, corrupt, not a trace.dat.
+size=$(stat -c %s "$work/host.dat")
+head -c $((size / 2)) "$work/host.dat" > "$work/truncated.dat"
+bad_input truncated_input "$work/truncated.dat" "truncated"
+bad_input corrupt_record "$here/fuzz-report-corpus/print-record-shorter-than-fields.dat" \
+	"corrupt CPU"
+printf 'not a trace\n' > "$work/text.dat"
+bad_input not_a_trace_dat "$work/text.dat" "text.dat"
+
+# 10: a missing input.
+bad_input missing_input "$work/no-such.dat" "No such file"
+
+# 11: a failed conversion leaves an existing output as it was.
+printf 'keep me\n' > "$work/keep.pftrace"
+"$VTRACE" convert "$work/truncated.dat" "$work/keep.pftrace" 2> /dev/null
+rc=$?
+if [ $rc = 1 ] && [ "$(cat "$work/keep.pftrace")" = "keep me" ]; then
+	ktap_test_pass "existing_output_kept"
+else
+	ktap_test_fail "existing_output_kept (exit $rc)"
+fi
+
+# 12: an unwritable output directory: exit 1, named.
+"$VTRACE" convert "$work/host.dat" "$work/no-dir/x.pftrace" > /dev/null 2> "$work/nodir.err"
+rc=$?
+if [ $rc = 1 ] && grep -q "no-dir/x.pftrace: No such file or directory" "$work/nodir.err"; then
+	ktap_test_pass "unwritable_output"
+else
+	ktap_print_msg "exit $rc: $(cat "$work/nodir.err")"
+	ktap_test_fail "unwritable_output"
+fi
+
+# 13: the extension picks the format; an unknown one is a usage error.
+"$VTRACE" convert "$work/host.dat" "$work/x.bin" > /dev/null 2> "$work/ext.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "x.bin: no format has this extension" "$work/ext.err" &&
+   [ ! -e "$work/x.bin" ]; then
+	ktap_test_pass "unknown_extension"
+else
+	ktap_print_msg "exit $rc: $(cat "$work/ext.err")"
+	ktap_test_fail "unknown_extension"
+fi
+
+# 14: --format overrides the extension, and gives the same bytes.
+if "$VTRACE" convert --format perfetto --quiet "$work/host.dat" "$work/x.bin" > "$work/q.out" &&
+   [ ! -s "$work/q.out" ] && cmp -s "$work/x.bin" "$work/host.pftrace"; then
+	ktap_test_pass "format_option"
+else
+	ktap_test_fail "format_option"
+fi
+
+# 15: a bad --format names the formats.
+"$VTRACE" convert --format nope "$work/host.dat" "$work/y.pftrace" 2> "$work/fmt.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "no format 'nope' (formats: perfetto (.pftrace)" "$work/fmt.err"; then
+	ktap_test_pass "bad_format_option"
+else
+	ktap_print_msg "exit $rc: $(cat "$work/fmt.err")"
+	ktap_test_fail "bad_format_option"
+fi
+
+ktap_finished

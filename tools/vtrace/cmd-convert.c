@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vtrace convert - turn a trace.dat into another trace format.
+ *
+ * The conversion is the library's (convert.h); this file parses the
+ * options and prints.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <vtrace/convert.h>
+
+#include "builtin.h"
+#include "cli.h"
+
+static void convert_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: vtrace convert IN.dat OUT [--format FORMAT] [--quiet]\n"
+		"\n"
+		"Convert a trace.dat (vtrace's or trace-cmd's, version 6 or 7,\n"
+		"compressed or not) into another trace format. OUT's extension\n"
+		"selects the format unless --format is given.\n"
+		"\n"
+		"  --format FORMAT  one of: %s\n"
+		"  --quiet          print nothing on success\n",
+		vt_convert_format_names());
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct vt_convert_format *format = NULL;
+	struct vt_convert_result res;
+	const char *in, *out;
+	bool quiet = false;
+	char msg[512];
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'F':
+			format = vt_convert_format_by_name(optarg);
+			if (!format) {
+				vtrace_err(
+					"convert: --format: no format '%s' (formats: %s)",
+					optarg, vt_convert_format_names());
+				return VTRACE_EXIT_USAGE;
+			}
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			convert_usage(stdout);
+			return VTRACE_EXIT_OK;
+		default:
+			convert_usage(stderr);
+			return VTRACE_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 2) {
+		convert_usage(stderr);
+		return VTRACE_EXIT_USAGE;
+	}
+	in = argv[optind];
+	out = argv[optind + 1];
+	if (!format)
+		format = vt_convert_format_by_path(out);
+	if (!format) {
+		vtrace_err(
+			"convert: %s: no format has this extension; use --format (formats: %s)",
+			out, vt_convert_format_names());
+		return VTRACE_EXIT_USAGE;
+	}
+	if (vt_convert(in, out, format, &res, msg, sizeof(msg))) {
+		vtrace_err("convert: %s", msg);
+		return VTRACE_EXIT_FAIL;
+	}
+	if (!quiet)
+		printf("%s: %" PRIu64 " events, %" PRIu64 " bytes (%s)\n", out,
+		       res.events, res.bytes, format->name);
+	return VTRACE_EXIT_OK;
+}
