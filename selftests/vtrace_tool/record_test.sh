@@ -54,11 +54,7 @@ trap cleanup EXIT
 
 ktap_print_header
 vt_require_root
-[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2> /dev/null
-if [ ! -d $TRACEFS/instances ]; then
-	ktap_skip_all "no tracefs"
-	exit "$KSFT_SKIP"
-fi
+vt_require_tracefs
 have_mmap=$(uname -r | awk -F. '{ print ($1 * 100 + $2 >= 610) }')
 have_trace_cmd=0
 command -v trace-cmd > /dev/null && have_trace_cmd=1
@@ -67,40 +63,9 @@ have_module=0
 
 ktap_set_plan 17
 
-# One result from the checks made since the last one: expect CMD... runs a
-# check and remembers a failure together with the command.
-ok=1
-expect() {
-	"$@" && return
-	ok=0
-	ktap_print_msg "failed: $*"
-}
-
-result() {
-	if [ $ok != 1 ]; then
-		ktap_print_msg "status $rc; stderr: $(head -c 600 "$work/err")"
-		ktap_test_fail "$1"
-	else
-		ktap_test_pass "$1"
-	fi
-	ok=1
-}
-
-# json_num KEY FILE: the top-level number KEY of a --json summary.
-json_num() {
-	sed 's/"cpus".*//; s/.*"'"$1"'":\([0-9]*\).*/\1/' "$2"
-}
-
 # left_in DIR: events still in the ring buffer, over all CPUs.
 left_in() {
 	cat "$1"/per_cpu/cpu*/stats | awk '/^entries:/ { s += $2 } END { print s + 0 }'
-}
-
-# (buffer_subbuf_size_kb: 6.8 and later.)
-settings_of() {
-	cat "$1/buffer_size_kb" "$1/trace_clock" "$1/tracing_on" \
-		"$1/buffer_percent" "$1/set_event"
-	[ ! -e "$1/buffer_subbuf_size_kb" ] || cat "$1/buffer_subbuf_size_kb"
 }
 
 # markers_in FILE: how many "vtrace-marker-N" lines trace-cmd reads back.
@@ -322,7 +287,6 @@ kill -KILL $pid
 wait $pid 2> /dev/null
 echo 0 > "$idir/events/enable"
 echo 1 > "$idir/tracing_on"
-rm -f "$VTRACE_STATE_DIR/record-$inst.pid"
 if [ -z "$VTRACE_OUT" ]; then
 	"$VTRACE" report "$work/k.dat" > /dev/null 2> "$work/err"
 	rc=$?

@@ -6,8 +6,8 @@
 #
 # Provides: $VTRACE (the helper), $TRACEFS, $DATA, vt_run (run the helper,
 # keeping stdout, stderr and the exit status), vt_result (one KTAP result from
-# a condition's status, logging what was seen on failure), vt_require_root
-# and tracefs helpers.
+# a condition's status, logging what was seen on failure), expect/result
+# (one result from several checks), vt_require_root and tracefs helpers.
 
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$here/ktap_helpers.sh" ]; then
@@ -71,6 +71,43 @@ enabled_events()
 	tr ':' '/' <"$1/set_event" | sort
 }
 
+# One KTAP result from the checks made since the last one: expect CMD...
+# runs a check and remembers a failure together with the command; result
+# NAME reports them (with the stderr kept in $VT_TMP/err).
+ok=1
+expect()
+{
+	"$@" && return
+	ok=0
+	ktap_print_msg "failed: $*"
+}
+
+result()
+{
+	if [ $ok != 1 ]; then
+		ktap_print_msg "status $rc; stderr: $(head -c 600 "$VT_TMP/err" 2> /dev/null)"
+		ktap_test_fail "$1"
+	else
+		ktap_test_pass "$1"
+	fi
+	ok=1
+}
+
+# json_num KEY FILE - the top-level number KEY of a --json summary.
+json_num()
+{
+	sed 's/"cpus".*//; s/.*"'"$1"'":\([0-9]*\).*/\1/' "$2"
+}
+
+# settings_of DIR - what vtrace record changes and restores in a tracefs
+# dir (buffer_subbuf_size_kb: 6.8 and later).
+settings_of()
+{
+	cat "$1/buffer_size_kb" "$1/trace_clock" "$1/tracing_on" \
+		"$1/buffer_percent" "$1/set_event"
+	[ ! -e "$1/buffer_subbuf_size_kb" ] || cat "$1/buffer_subbuf_size_kb"
+}
+
 vt_cleanup_tmp()
 {
 	rm -rf "$VT_TMP"
@@ -81,5 +118,15 @@ vt_require_root()
 {
 	[ "$(id -u)" = 0 ] && return
 	ktap_skip_all "needs root"
+	exit "$KSFT_SKIP"
+}
+
+# vt_require_tracefs - mount tracefs if it is not, skip the whole test
+# when there is none.
+vt_require_tracefs()
+{
+	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2> /dev/null
+	[ -d $TRACEFS/instances ] && return
+	ktap_skip_all "no tracefs"
 	exit "$KSFT_SKIP"
 }

@@ -14,6 +14,7 @@ enum {
 	VTRACE_EXIT_OK = 0,
 	VTRACE_EXIT_FAIL = 1, /* bad input or a tracefs operation failed */
 	VTRACE_EXIT_USAGE = 2, /* bad command line, or an I/O error */
+	VTRACE_EXIT_ABORTED = 3, /* record: aborted by an exclusive session */
 };
 
 int cmd_check(int argc, char **argv);
@@ -23,6 +24,7 @@ int cmd_disable(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
+int cmd_sessions(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_marker(int argc, char **argv);
 int cmd_reset(int argc, char **argv);

@@ -249,3 +249,29 @@ int cli_finish_json(struct vtrace_json *j)
 	vtrace_err("writing JSON output: %s", strerror(-ret));
 	return VTRACE_EXIT_USAGE;
 }
+
+/**
+ * cli_state_dir_error - report a failure to use the state directory
+ * @what: what could not be done, as "VERB the OBJECT"
+ * @err: the -errno
+ *
+ * Return: %VTRACE_EXIT_FAIL.
+ */
+int cli_state_dir_error(const char *what, int err)
+{
+	enum vtrace_state_dir_fault fault;
+	int fd, ret;
+
+	ret = vtrace_state_dir_open(false, &fd, &fault);
+	if (!ret)
+		close(fd);
+	if ((err == -EPERM || err == -ENOTDIR) && ret == err) {
+		vtrace_err("cannot %s: state directory %s is not trusted: %s",
+			   what, vtrace_state_dir(),
+			   vtrace_state_dir_fault_str(fault));
+		return VTRACE_EXIT_FAIL;
+	}
+	vtrace_err("cannot %s in %s: %s", what, vtrace_state_dir(),
+		   strerror(-err));
+	return VTRACE_EXIT_FAIL;
+}

@@ -39,5 +39,6 @@ int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
 		     struct vtrace_instance **vi);
 const char *cli_instance_label(const struct vtrace_instance *vi);
 int cli_finish_json(struct vtrace_json *j);
+int cli_state_dir_error(const char *what, int err);
 
 #endif /* _VTRACE_CLI_H */

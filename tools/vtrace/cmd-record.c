@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vtrace record - the command line of the recorder (recorder.h): options,
- * which events, the lock on the instance, and what is printed. The
+ * which events, the recording's session (session.h), and what is printed. The
  * recording itself, its tracefs set-up and its undoing are the library's.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -21,12 +20,12 @@
 #include <vtrace/events.h>
 #include <vtrace/instance.h>
 #include <vtrace/json.h>
-#include <vtrace/record-pidfile.h>
 #include <vtrace/recorder.h>
 #include <vtrace/ring-reader.h>
 
 #include "builtin.h"
 #include "cli.h"
+#include "cli-session.h"
 
 struct record_opts {
 	struct cli_files catfiles;
@@ -39,6 +38,8 @@ struct record_opts {
 	const char *output;
 	const char *instance;
 	const char *clock;
+	const char *name;
+	unsigned int exclusive_prio;
 	enum vtrace_reader_path path;
 	bool background;
 	bool verbose;
@@ -49,7 +50,8 @@ struct record_opts {
  * struct record - what vtrace record holds around the recording
  * @opts: the options
  * @vi: the instance recorded
- * @locked: the pid file of the instance is ours
+ * @session: the recording's session
+ * @aborted: why a higher-priority exclusive session aborted it, or NULL
  * @events: the events to record, each once
  * @nr_events: entries in @events
  * @rec: the recording
@@ -57,7 +59,8 @@ struct record_opts {
 struct record {
 	const struct record_opts *opts;
 	struct vtrace_instance *vi;
-	bool locked;
+	struct vtrace_session *session;
+	const char *aborted;
 	const char **events;
 	size_t nr_events;
 	struct vtrace_recorder *rec;
@@ -81,6 +84,7 @@ static void usage(FILE *out)
 		"usage: vtrace record [-c CAT[,CAT]]... [-e group/event]... [-f CATFILE]...\n"
 		"                     [-t DURATION] [-b BUFFER_KB] [-o FILE] [--instance NAME]\n"
 		"                     [--clock CLOCK] [--reader auto|mmap|splice|read]\n"
+		"                     [--name NAME] [--exclusive-prio N]\n"
 		"                     [--background] [-v] [--json]\n\n"
 		"Record the events of categories CAT and events group/event from every CPU's\n"
 		"ring buffer into FILE (default trace.dat, trace-cmd's format version 6),\n"
@@ -98,6 +102,10 @@ static void usage(FILE *out)
 		"      --clock CLOCK     trace_clock during the recording (default boot)\n"
 		"      --reader PATH     auto (default: mmap where the kernel maps ring\n"
 		"                        buffers, else splice), mmap, splice or read\n"
+		"      --name NAME       the session's unique name (default vtrace-PID)\n"
+		"      --exclusive-prio N  an exclusive session of priority N (root only):\n"
+		"                        aborts every other session, refuses new ones of\n"
+		"                        priority N or lower\n"
 		"      --background      detach, print the PID; finish on SIGTERM or 'vtrace stop'\n"
 		"  -v, --verbose         tell the reader path and settings used\n"
 		"      --json            print the summary as JSON on stdout\n");
@@ -144,6 +152,8 @@ enum {
 	OPT_READER,
 	OPT_BACKGROUND,
 	OPT_JSON,
+	OPT_NAME,
+	OPT_EXCLUSIVE_PRIO,
 };
 
 static int parse_args(int argc, char **argv, struct record_opts *o)
@@ -161,6 +171,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{ "background", no_argument, NULL, OPT_BACKGROUND },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "name", required_argument, NULL, OPT_NAME },
+		{ "exclusive-prio", required_argument, NULL,
+		  OPT_EXCLUSIVE_PRIO },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -227,6 +240,16 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case OPT_NAME:
+			if (cli_parse_session_name(optarg))
+				return -EINVAL;
+			o->name = optarg;
+			break;
+		case OPT_EXCLUSIVE_PRIO:
+			if (cli_parse_exclusive_prio(optarg,
+						     &o->exclusive_prio))
+				return -EINVAL;
 			break;
 		case 'h':
 			usage(stdout);
@@ -358,31 +381,27 @@ static const char *instance_name(const struct record *r)
 	return vtrace_instance_name(r->vi);
 }
 
-/* Open the instance, take its lock, and find the events; prints. */
+/*
+ * Start the session (before tracefs is touched: a session refused changes
+ * nothing), open the instance and find the events; prints.
+ */
 static int prepare(struct record *r)
 {
 	const struct record_opts *o = r->opts;
+	struct vtrace_session_params sp = {
+		.name = o->name,
+		.instance = o->instance,
+		.output = o->output,
+		.exclusive_prio = o->exclusive_prio,
+	};
 	struct vtrace_catmap map;
-	pid_t owner;
 	int ret;
 
+	ret = cli_session_start(&sp, &r->session);
+	if (ret)
+		return ret;
 	if (cli_open_tracefs(o->instance, VTRACE_INSTANCE_CREATE, &r->vi))
 		return -ENODEV;
-	ret = vtrace_record_lock(instance_name(r), &owner);
-	if (ret == -EBUSY) {
-		vtrace_err(
-			"tracefs is busy: vtrace record (pid %d) is already recording %s; end it with 'vtrace stop%s%s'",
-			owner, cli_instance_label(r->vi),
-			o->instance ? " --instance " : "",
-			o->instance ? o->instance : "");
-		return ret;
-	}
-	if (ret) {
-		vtrace_err("cannot write the pid file in %s: %s",
-			   VTRACE_STATE_DIR, strerror(-ret));
-		return ret;
-	}
-	r->locked = true;
 	vtrace_catmap_init(&map);
 	ret = resolve_events(r, &map);
 	vtrace_catmap_free(&map);
@@ -397,6 +416,27 @@ static void on_cpu_added(void *ctx, struct vtrace_recorder *rec, int cpu)
 		vtrace_warn("cpu%d came online: reading it too", cpu);
 }
 
+/* Publish the counts for "vtrace sessions"; stop when aborted. */
+static void session_tick(struct record *r, struct vtrace_recorder *rec,
+			 const struct vtrace_recorder_progress *p)
+{
+	const char *why = cli_session_tick(r->session, p->events, p->bytes);
+
+	if (why && !r->aborted) {
+		r->aborted = why;
+		vtrace_recorder_abort(rec, why);
+	}
+}
+
+static int on_tick(void *ctx, struct vtrace_recorder *rec)
+{
+	struct vtrace_recorder_progress p;
+
+	vtrace_recorder_progress(rec, &p);
+	session_tick(ctx, rec, &p);
+	return 0;
+}
+
 static int show_progress(void *ctx, struct vtrace_recorder *rec)
 {
 	struct vtrace_recorder_progress p;
@@ -406,6 +446,7 @@ static int show_progress(void *ctx, struct vtrace_recorder *rec)
 		p.elapsed, p.bytes / 1e6,
 		p.elapsed > 0 ? p.events / p.elapsed : 0.0, p.lost);
 	fflush(stderr);
+	session_tick(ctx, rec, &p);
 	return 0;
 }
 
@@ -432,6 +473,7 @@ static void release_atrace_tags(void *ctx, struct vtrace_recorder *rec)
 static const struct vtrace_recorder_hooks quiet_hooks = {
 	.started = hold_atrace_tags,
 	.cpu_added = on_cpu_added,
+	.tick = on_tick,
 	.stopping = release_atrace_tags,
 };
 
@@ -506,7 +548,7 @@ static int record(struct record *r)
 	return ret ?: err;
 }
 
-/* What the recorder leaves to its caller: the instance and the lock. */
+/* What the recorder leaves to its caller: the instance and the session. */
 static int finish(struct record *r)
 {
 	int ret = 0;
@@ -521,10 +563,10 @@ static int finish(struct record *r)
 			vtrace_err("cannot remove instance %s: %s",
 				   instance_name(r), strerror(-ret));
 	}
-	if (r->locked)
-		vtrace_record_unlock(instance_name(r));
 	vtrace_instance_close(r->vi);
 	free(r->events);
+	/* Last: "vtrace stop" waits for the recorder, which is done then. */
+	vtrace_session_end(r->session);
 	return ret;
 }
 
@@ -559,11 +601,17 @@ static void print_summary(const struct record *r)
 			all.lost);
 	if (left)
 		vtrace_warn("%llu events were left in the ring buffer", left);
+	if (r->aborted)
+		fprintf(stderr, "vtrace: session %s aborted: %s\n",
+			vtrace_session_name(r->session), r->aborted);
 
 	if (!o->json)
 		return;
 	vtrace_json_init(&j, stdout);
 	vtrace_json_object_begin(&j, NULL);
+	vtrace_json_string(&j, "session", vtrace_session_name(r->session));
+	if (r->aborted)
+		vtrace_json_string(&j, "aborted", r->aborted);
 	vtrace_json_string(&j, "reader", reader);
 	vtrace_json_string(&j, "output", o->output);
 	vtrace_json_uint(&j, "events", all.events);
@@ -635,23 +683,11 @@ static int detach(int *ready)
 /* The started child leaves the terminal: its messages go to the log. */
 static void background_started(const struct record *r, int ready)
 {
-	char *log;
-	int fd;
+	int ret = cli_session_log(r->session);
 
-	if (vtrace_record_pidfile_path(instance_name(r), ".log", &log))
-		return;
-	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	free(log);
-	if (fd >= 0) {
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		close(fd);
-	}
-	fd = open("/dev/null", O_RDONLY);
-	if (fd >= 0) {
-		dup2(fd, STDIN_FILENO);
-		close(fd);
-	}
+	if (ret)
+		vtrace_warn("cannot open the log of session %s: %s",
+			    vtrace_session_name(r->session), strerror(-ret));
 	if (write(ready, "1", 1) != 1)
 		vtrace_warn("the parent went away before the PID was printed");
 	close(ready);
@@ -678,12 +714,14 @@ int cmd_record(int argc, char **argv)
 	if (opts.background)
 		background_started(&r, ready);
 	ret = record(&r);
+	/* Its SIGTERM may have come after the last tick. */
+	r.aborted = r.aborted ?: vtrace_session_abort_reason(r.session);
 	print_summary(&r);
 	if (vtrace_recorder_sink_failed(r.rec))
 		ret = ret ?: -EIO;
 	ret = finish(&r) ?: ret;
 	if (!ret)
-		status = VTRACE_EXIT_OK;
+		status = r.aborted ? VTRACE_EXIT_ABORTED : VTRACE_EXIT_OK;
 out:
 	free(opts.cats);
 	free(opts.events);

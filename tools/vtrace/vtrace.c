@@ -27,6 +27,7 @@ static const struct vtrace_command commands[] = {
 	{ "record", cmd_record,
 	  "record events from every CPU into a trace.dat" },
 	{ "stop", cmd_stop, "end a running (or --background) vtrace record" },
+	{ "sessions", cmd_sessions, "list the running recordings" },
 	{ "report", cmd_report, "print the events of a trace.dat" },
 	{ "marker", cmd_marker,
 	  "write an atrace marker (begin, end, counter...)" },

@@ -29,7 +29,6 @@ LIBVTRACE_SRCS += proto-decode.c
 LIBVTRACE_SRCS += proto-msg.c
 LIBVTRACE_SRCS += perfetto-writer.c
 LIBVTRACE_SRCS += protobuf.c
-LIBVTRACE_SRCS += record-pidfile.c
 LIBVTRACE_SRCS += proc-ident.c
 LIBVTRACE_SRCS += record-settings.c
 LIBVTRACE_SRCS += recorder.c

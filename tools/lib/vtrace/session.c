@@ -871,12 +871,20 @@ void vtrace_session_log_remove(const char *name)
 	close(dirfd);
 }
 
+static int by_name(const void *a, const void *b)
+{
+	const struct vtrace_session_info *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
 /**
  * vtrace_sessions_list - the running sessions
  * @list: set to an array, to be released with vtrace_sessions_free()
  * @nr: set to its length
  *
- * Sessions whose recorder died are left out.
+ * Sessions whose recorder died are left out; the others are sorted by
+ * name.
  *
  * Return: 0 (an empty list when there is no registry yet), or an error
  * of the state directory or the registry.
@@ -898,6 +906,8 @@ int vtrace_sessions_list(struct vtrace_session_info **list, size_t *nr)
 	ret = load_live(dirfd, false, list, nr);
 	registry_unlock(regfd);
 	close(dirfd);
+	if (!ret && *nr)
+		qsort(*list, *nr, sizeof(**list), by_name);
 	return ret;
 }
 

@@ -1,0 +1,353 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Recording sessions on this kernel's tracefs: concurrent sessions in
+# separate instances record independently, with exact counts; vtrace
+# sessions --json has its exact shape; a taken name is refused in
+# Perfetto's words; many recordings started at once on one instance: one
+# wins; vtrace stop never signals a process that is not the recorder (a
+# pid reused after a SIGKILL, a fake entry); Perfetto's exclusive sessions
+# in each ordering, an aborted session finishing cleanly (complete file,
+# settings back, "aborted" in its summary, exit status 3).
+#
+# POSIX sh (the guests run busybox). Markers written to each instance's
+# trace_marker are the events: each recording enables an event whose
+# filter matches nothing, so its count is the marker count.
+
+. "$(cd "$(dirname "$0")" && pwd)/vtrace_test_lib.sh"
+
+work=$VT_TMP
+i1=vtrace_ses1_$$
+i2=vtrace_ses2_$$
+i3=vtrace_ses3_$$
+i4=vtrace_ses4_$$
+event=sched/sched_process_exec
+racers=10
+
+cleanup() {
+	"$VTRACE" stop --all > /dev/null 2>&1
+	for i in $i1 $i2 $i3 $i4; do
+		d=$TRACEFS/instances/$i
+		[ -d "$d" ] || continue
+		echo 0 > "$d/events/enable"
+		echo 0 > "$d/events/$event/filter"
+		rmdir "$d"
+	done
+	[ -n "$bystander" ] && kill "$bystander" 2> /dev/null
+	vt_cleanup_tmp
+}
+trap cleanup EXIT
+
+ktap_print_header
+vt_require_root
+vt_require_tracefs
+have_trace_cmd=0
+command -v trace-cmd > /dev/null && have_trace_cmd=1
+
+ktap_set_plan 12
+
+# An instance whose recordings see nothing but markers.
+for i in $i1 $i2 $i3; do
+	mkdir "$TRACEFS/instances/$i"
+	echo 'common_pid < 0' > "$TRACEFS/instances/$i/events/$event/filter"
+done
+
+# markers INSTANCE N: N markers, one write each.
+markers() {
+	seq 1 "$2" | while read -r n; do
+		echo "vtrace-session-$n"
+	done > "$TRACEFS/instances/$1/trace_marker"
+}
+
+markers_in() {
+	trace-cmd report "$1" 2> /dev/null | grep -c 'vtrace-session-[0-9]'
+}
+
+# wait_recording INSTANCE: until a recording has turned tracing on there.
+wait_recording() {
+	n=0
+	until grep -qx "${event%/*}:${event#*/}" "$TRACEFS/instances/$1/set_event" 2> /dev/null &&
+	      [ "$(cat "$TRACEFS/instances/$1/tracing_on")" = 1 ]; do
+		n=$((n + 1))
+		[ $n -gt 200 ] && return 1
+		sleep 0.05
+	done
+}
+
+# record NAME INSTANCE ARGS...: a recording in the background of this
+# shell; its pid in $pid, its stdout/stderr in $work/NAME.out/.err.
+record() {
+	name=$1 inst=$2
+	shift 2
+	"$VTRACE" record --name "$name" --instance "$inst" -e $event \
+		-b 1024 --json -o "$work/$name.dat" "$@" \
+		> "$work/$name.out" 2> "$work/$name.err" &
+	pid=$!
+}
+
+# session_events NAME: the events count "vtrace sessions --json" shows.
+session_events() {
+	"$VTRACE" sessions --json |
+		sed -n 's/.*{"name":"'"$1"'",[^}]*"events":\([0-9]*\).*/\1/p'
+}
+
+# wait_events NAME: until the session has published events (whole
+# sub-buffers are read while recording, the rest at the end).
+wait_events() {
+	n=0
+	until [ "$(session_events "$1")" -gt 0 ]; do
+		n=$((n + 1))
+		[ $n -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
+
+vt_run sessions --json
+expect [ "$rc" = 0 ]
+expect [ "$out" = '{"sessions":[]}' ]
+result sessions_json_empty
+
+# Three sessions side by side, each in its own instance, exact counts,
+# listed with the exact shape while they run.
+record a $i1
+pa=$pid
+record b $i2
+pb=$pid
+record c $i3
+pc=$pid
+for i in $i1 $i2 $i3; do
+	expect wait_recording $i
+done
+markers $i1 3000
+markers $i2 4000
+markers $i3 5000
+expect wait_events a
+expect wait_events b
+expect wait_events c
+vt_run sessions --json
+shape=$(echo "$out" | sed 's/"events":[1-9][0-9]*/"events":N/g; s/"bytes":[1-9][0-9]*/"bytes":B/g; s/"started_ns":[1-9][0-9]*/"started_ns":T/g')
+want='{"sessions":['
+want="$want{\"name\":\"a\",\"pid\":$pa,\"instance\":\"$i1\",\"exclusive_prio\":0,\"events\":N,\"bytes\":B,\"output\":\"$work/a.dat\",\"started_ns\":T},"
+want="$want{\"name\":\"b\",\"pid\":$pb,\"instance\":\"$i2\",\"exclusive_prio\":0,\"events\":N,\"bytes\":B,\"output\":\"$work/b.dat\",\"started_ns\":T},"
+want="$want{\"name\":\"c\",\"pid\":$pc,\"instance\":\"$i3\",\"exclusive_prio\":0,\"events\":N,\"bytes\":B,\"output\":\"$work/c.dat\",\"started_ns\":T}]}"
+expect [ "$shape" = "$want" ]
+[ "$shape" = "$want" ] || ktap_print_msg "got $out"
+result sessions_json_lists_three_sessions_exact_shape
+
+vt_run stop b
+expect [ "$rc" = 0 ]
+wait $pb
+rc=$?
+expect [ $rc = 0 ]
+expect [ "$(json_num events "$work/b.out")" = 4000 ]
+vt_run stop --all
+expect [ "$rc" = 0 ]
+wait $pa
+expect [ $? = 0 ]
+wait $pc
+expect [ $? = 0 ]
+expect [ "$(json_num events "$work/a.out")" = 3000 ]
+expect [ "$(json_num events "$work/c.out")" = 5000 ]
+expect grep -q '"session":"a"' "$work/a.out"
+if [ $have_trace_cmd = 1 ]; then
+	expect [ "$(markers_in "$work/a.dat")" = 3000 ]
+	expect [ "$(markers_in "$work/b.dat")" = 4000 ]
+	expect [ "$(markers_in "$work/c.dat")" = 5000 ]
+fi
+vt_run sessions --json
+expect [ "$out" = '{"sessions":[]}' ]
+result three_concurrent_sessions_record_independently_exact_counts
+
+# A running session's name is refused, in Perfetto's words, before
+# anything in tracefs changes.
+record same $i1
+p1=$pid
+expect wait_recording $i1
+before=$(settings_of "$TRACEFS/instances/$i2")
+vt_run record --name same --instance $i2 -e $event -t 1s -o "$work/same2.dat"
+expect [ "$rc" = 1 ]
+expect [ "$err" = "vtrace: error: A trace with this unique session name (same) already exists" ]
+expect [ ! -e "$work/same2.dat" ]
+expect [ "$(settings_of "$TRACEFS/instances/$i2")" = "$before" ]
+"$VTRACE" stop same > /dev/null
+wait $p1
+result name_collision_refused_with_perfetto_wording
+
+# The same buffer: refused, naming the session that has it.
+record holder $i1
+p1=$pid
+expect wait_recording $i1
+vt_run record --instance $i1 -e $event -t 1s -o "$work/busy.dat"
+expect [ "$rc" = 1 ]
+expect contains "$err" "tracefs is busy: session holder (pid $p1) is already recording instance $i1; end it with 'vtrace stop holder'"
+"$VTRACE" stop holder > /dev/null
+wait $p1
+result same_instance_refused_names_holder
+
+# Many recordings started at once on one instance: exactly one runs.
+mkfifo "$work/go"
+n=0
+while [ $n -lt $racers ]; do
+	(read -r _ < "$work/go"
+	 exec "$VTRACE" record --instance $i1 -e $event -t 3s \
+		-o "$work/race$n.dat" > /dev/null 2> "$work/race$n.err"
+	 ) &
+	eval "racer$n=\$!"
+	n=$((n + 1))
+done
+sleep 0.5
+: > "$work/go" # opening it for writing lets every reader go at once
+won=0 busy=0 n=0
+while [ $n -lt $racers ]; do
+	eval "wait \$racer$n"
+	r=$?
+	if [ $r = 0 ]; then
+		won=$((won + 1))
+	elif [ $r = 1 ] && grep -q "tracefs is busy: session vtrace-" "$work/race$n.err"; then
+		busy=$((busy + 1))
+	else
+		ktap_print_msg "racer $n: status $r: $(cat "$work/race$n.err")"
+	fi
+	n=$((n + 1))
+done
+expect [ $won = 1 ]
+expect [ $busy = $((racers - 1)) ]
+result "many_recordings_at_once_one_wins ($won won, $busy refused of $racers)"
+
+# After a SIGKILL, the recorder's pid given to another process: vtrace
+# stop does not signal it.
+record killed $i2
+pk=$pid
+expect wait_recording $i2
+kill -KILL $pk
+wait $pk 2> /dev/null
+echo 0 > "$TRACEFS/instances/$i2/events/enable"
+echo 1 > "$TRACEFS/instances/$i2/tracing_on"
+bystander=
+reused=0
+if [ -w /proc/sys/kernel/ns_last_pid ]; then
+	tries=0
+	while [ $tries -lt 20 ]; do
+		echo $((pk - 1)) > /proc/sys/kernel/ns_last_pid
+		sleep 30 &
+		bystander=$!
+		[ "$bystander" = "$pk" ] && { reused=1; break; }
+		kill $bystander
+		wait $bystander 2> /dev/null
+		bystander=
+		tries=$((tries + 1))
+	done
+fi
+vt_run stop killed
+expect [ "$rc" = 1 ]
+expect [ "$err" = "vtrace: error: no session 'killed' is running" ]
+if [ $reused = 1 ]; then
+	expect kill -0 "$bystander"
+	kill $bystander
+	wait $bystander 2> /dev/null
+	bystander=
+fi
+# The session is gone from the list, and its name can be used again.
+vt_run sessions --json
+expect [ "$out" = '{"sessions":[]}' ]
+record killed $i2 -t 300ms
+wait $pid
+expect [ $? = 0 ]
+what="pid $pk reused"
+[ $reused = 1 ] || what="pid reuse not arranged: ns_last_pid"
+result "stop_after_sigkill_never_signals_pid_reuser ($what)"
+
+# A fake entry whose lock is held (so it looks alive) naming a live
+# process that is no recorder: not signalled.
+if ! command -v flock > /dev/null; then
+	ktap_test_skip "stop_fake_entry_not_signalled (no flock(1))"
+else
+	sleep 30 &
+	bystander=$!
+	st=$VTRACE_STATE_DIR
+	cat > "$st/session-fake.session" <<-EOF
+	name=fake
+	pid=$bystander
+	start_time=1
+	exe=1:1
+	boot_id=$(cat /proc/sys/kernel/random/boot_id)
+	output=x
+	EOF
+	flock "$st/session-fake.lock" sleep 5 &
+	locker=$!
+	sleep 0.3
+	vt_run stop fake
+	expect [ "$rc" = 1 ]
+	expect [ "$err" = "vtrace: error: session fake: pid $bystander is not its recorder any more; not signalled" ]
+	expect kill -0 "$bystander"
+	kill $locker $bystander
+	wait $locker $bystander 2> /dev/null
+	bystander=
+	result stop_fake_entry_not_signalled
+fi
+
+# Exclusive sessions. Plain sessions, then an exclusive one: the plain
+# ones are aborted and finish cleanly; one made its instance, which goes.
+before=$(settings_of "$TRACEFS/instances/$i1")
+record plain $i1 -b 2048 --clock global
+pp=$pid
+expect wait_recording $i1
+record made $i4
+pm=$pid
+expect wait_recording $i4
+markers $i1 50
+sleep 0.2
+record ex5 $i2 --exclusive-prio 5
+pe=$pid
+expect wait_recording $i2
+wait $pp
+rc=$?
+expect [ $rc = 3 ]
+wait $pm
+expect [ $? = 3 ]
+expect [ ! -d "$TRACEFS/instances/$i4" ]
+expect grep -q '"aborted":"higher-priority (5) exclusive session ex5"' "$work/made.out"
+expect grep -q '"aborted":"higher-priority (5) exclusive session ex5"' "$work/plain.out"
+expect grep -qx 'vtrace: session plain aborted: higher-priority (5) exclusive session ex5' "$work/plain.err"
+expect [ "$(json_num events "$work/plain.out")" = 50 ]
+expect [ "$(settings_of "$TRACEFS/instances/$i1")" = "$before" ]
+[ $have_trace_cmd = 1 ] &&
+	expect [ "$(markers_in "$work/plain.dat")" = 50 ]
+result exclusive_aborts_plain_session_which_finishes_cleanly_exit_3
+
+# While it runs: plain, equal and lower priorities are refused.
+for m in 0 5 4; do
+	vt_run record --name try$m --instance $i3 -e $event -t 1s \
+		--exclusive-prio $m -o "$work/try$m.dat"
+	expect [ "$rc" = 1 ]
+	expect [ "$err" = "vtrace: error: An exclusive session with priority 5 >= requested priority $m is already active." ]
+	expect [ ! -e "$work/try$m.dat" ]
+done
+expect [ "$(session_events ex5)" = 0 ]
+result exclusive_refuses_plain_equal_and_lower
+
+# A higher one aborts it in turn.
+record ex6 $i3 --exclusive-prio 6
+p6=$pid
+expect wait_recording $i3
+wait $pe
+rc=$?
+expect [ $rc = 3 ]
+expect grep -q '"aborted":"higher-priority (6) exclusive session ex6"' "$work/ex5.out"
+vt_run sessions --json
+expect contains "$out" "{\"name\":\"ex6\",\"pid\":$p6,\"instance\":\"$i3\",\"exclusive_prio\":6,"
+vt_run stop ex6
+expect [ "$rc" = 0 ]
+wait $p6
+expect [ $? = 0 ]
+result higher_exclusive_aborts_lower_exclusive
+
+# Once no exclusive session runs, any session starts again.
+vt_run record --name after --instance $i1 -e $event -t 300ms -o "$work/after.dat"
+expect [ "$rc" = 0 ]
+vt_run record --name bad.name/x --instance $i1 -e $event -t 300ms -o "$work/x.dat"
+expect [ "$rc" = 2 ]
+expect contains "$err" "bad session name 'bad.name/x'"
+result plain_session_starts_after_exclusive_ended
+
+ktap_finished
