@@ -10,6 +10,7 @@
 
 #include <tracefs.h>
 
+#include <vtrace/atrace-tags.h>
 #include <vtrace/events.h>
 #include <vtrace/strtab.h>
 
@@ -43,6 +44,9 @@ static void status_usage(FILE *out)
  * @buffer_kb: per-CPU buffer size in KiB, -1 when unreadable
  * @clock: current trace clock, NULL when unreadable
  * @tracing_on: 1, 0, or -1 when unreadable
+ * @atrace: the userspace atrace tag file
+ * @have_atrace: whether @atrace could be read (there is none before the
+ *	first enable or recording)
  */
 struct status_report {
 	struct vtrace_instance *vi;
@@ -54,6 +58,8 @@ struct status_report {
 	long long buffer_kb;
 	char *clock;
 	int tracing_on;
+	struct vtrace_atrace_tagfile atrace;
+	bool have_atrace;
 };
 
 /* Fill @r from tracefs; prints what failed and returns an exit status. */
@@ -88,6 +94,7 @@ static int status_read(struct status_report *r)
 	r->buffer_kb = tracefs_instance_get_buffer_size(tfs, 0);
 	r->clock = tracefs_get_clock(tfs);
 	r->tracing_on = tracefs_trace_is_on(tfs);
+	r->have_atrace = !vtrace_atrace_tags_read(&r->atrace);
 	return VTRACE_EXIT_OK;
 nomem:
 	vtrace_err("out of memory");
@@ -111,6 +118,69 @@ static bool is_enabled(const struct status_report *r, const char *event)
 	size_t unused;
 
 	return vtrace_strtab_lookup(&r->enabled, event, &unused);
+}
+
+static const char *buffer_label(const char *instance)
+{
+	return *instance ? instance : "the top level buffer";
+}
+
+/* Who holds the userspace atrace tags: recordings and enables. */
+static void print_atrace_text(const struct status_report *r)
+{
+	const struct vtrace_atrace_tagfile *tf = &r->atrace;
+	const struct vtrace_atrace_holder *h;
+	size_t i;
+
+	if (!r->have_atrace || !tf->tags) {
+		printf("userspace atrace tags: none enabled\n");
+		return;
+	}
+	printf("userspace atrace tags: 0x%llx, markers to %s\n",
+	       (unsigned long long)tf->tags, buffer_label(tf->instance));
+	for (i = 0; i < VTRACE_ATRACE_HOLDERS; i++) {
+		h = &tf->holders[i];
+		if (!h->pid)
+			continue;
+		if (h->pid == VTRACE_ATRACE_HOLDER_ENABLE)
+			printf("  0x%llx by vtrace enable in %s\n",
+			       (unsigned long long)h->tags,
+			       buffer_label(h->instance));
+		else
+			printf("  0x%llx by the recording of %s (pid %d)\n",
+			       (unsigned long long)h->tags,
+			       buffer_label(h->instance), h->pid);
+	}
+}
+
+static void print_atrace_json(const struct status_report *r,
+			      struct vtrace_json *j)
+{
+	const struct vtrace_atrace_tagfile *tf = &r->atrace;
+	const struct vtrace_atrace_holder *h;
+	size_t i;
+
+	vtrace_json_object_begin(j, "atrace");
+	vtrace_json_uint(j, "tags", r->have_atrace ? tf->tags : 0);
+	vtrace_json_string(j, "instance", r->have_atrace ? tf->instance : "");
+	vtrace_json_array_begin(j, "holders");
+	for (i = 0; r->have_atrace && i < VTRACE_ATRACE_HOLDERS; i++) {
+		h = &tf->holders[i];
+		if (!h->pid)
+			continue;
+		vtrace_json_object_begin(j, NULL);
+		vtrace_json_string(j, "by",
+				   h->pid == VTRACE_ATRACE_HOLDER_ENABLE ?
+					   "enable" :
+					   "record");
+		if (h->pid != VTRACE_ATRACE_HOLDER_ENABLE)
+			vtrace_json_int(j, "pid", h->pid);
+		vtrace_json_string(j, "instance", h->instance);
+		vtrace_json_uint(j, "tags", h->tags);
+		vtrace_json_object_end(j);
+	}
+	vtrace_json_array_end(j);
+	vtrace_json_object_end(j);
 }
 
 static void print_text(const struct status_report *r)
@@ -142,6 +212,7 @@ static void print_text(const struct status_report *r)
 			printf("(uncategorized)\n");
 		printf("  %s\n", r->events[i]);
 	}
+	print_atrace_text(r);
 }
 
 static void print_json(const struct status_report *r,
@@ -189,6 +260,7 @@ static void print_json(const struct status_report *r,
 		if (!r->categorized[i])
 			vtrace_json_string(j, NULL, r->events[i]);
 	vtrace_json_array_end(j);
+	print_atrace_json(r, j);
 	cli_json_diags(j, diags);
 	vtrace_json_object_end(j);
 }
