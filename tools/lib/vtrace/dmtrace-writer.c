@@ -431,6 +431,65 @@ static int write_files(struct writer *w, const char *path, bool split,
 	return ret;
 }
 
+static int prepare(struct writer *w, char *msg, size_t msg_size)
+{
+	int ret;
+
+	memset(w->stats, 0, sizeof(*w->stats));
+	w->stats->async = w->s->nr_async + w->s->nr_counters;
+	ret = map_threads(w, msg, msg_size);
+	if (!ret)
+		ret = build_events(w);
+	if (ret)
+		return ret;
+	w->stats->threads = w->nr_threads;
+	qsort(w->events, w->nr_events, sizeof(*w->events), cmp_event);
+	return 0;
+}
+
+static int finish(struct writer *w, int ret, char *msg, size_t msg_size)
+{
+	if (ret && msg_size && !*msg)
+		snprintf(msg, msg_size, "%s", strerror(-ret));
+	free(w->threads);
+	free(w->events);
+	return ret;
+}
+
+/**
+ * vt_dmtrace_write_stream - write slices as a version 3 method trace to
+ *	open streams
+ * @s: finished slices
+ * @key: where the key text goes
+ * @data: where the binary data goes; @key again for a combined trace
+ * @stats: filled in with what was written and left out
+ * @msg: set to why, on failure
+ * @msg_size: size of @msg
+ *
+ * Return: 0, -EOVERFLOW when the trace does not fit the format (too
+ * long, too many threads), -EIO when a stream fails, or -ENOMEM.
+ */
+int vt_dmtrace_write_stream(const struct vt_slices *s, FILE *key, FILE *data,
+			    struct vt_dmtrace_write_stats *stats, char *msg,
+			    size_t msg_size)
+{
+	struct writer w = { .s = s, .stats = stats };
+	int ret;
+
+	if (msg_size)
+		*msg = '\0';
+	ret = prepare(&w, msg, msg_size);
+	if (!ret)
+		ret = write_key(&w, key);
+	if (!ret)
+		ret = write_data(&w, data, msg, msg_size);
+	if (!ret && (fflush(key) || ferror(key) || fflush(data) ||
+		     ferror(data)))
+		ret = fail(msg, msg_size, -EIO, "write error: %s",
+			   strerror(errno));
+	return finish(&w, ret, msg, msg_size);
+}
+
 /**
  * vt_dmtrace_write - write slices as a version 3 method trace
  * @s: finished slices
@@ -454,19 +513,10 @@ int vt_dmtrace_write(const struct vt_slices *s, const char *path, bool split,
 	struct writer w = { .s = s, .stats = stats };
 	int ret;
 
-	memset(stats, 0, sizeof(*stats));
-	stats->async = s->nr_async + s->nr_counters;
-	ret = map_threads(&w, msg, msg_size);
+	if (msg_size)
+		*msg = '\0';
+	ret = prepare(&w, msg, msg_size);
 	if (!ret)
-		ret = build_events(&w);
-	if (!ret) {
-		stats->threads = w.nr_threads;
-		qsort(w.events, w.nr_events, sizeof(*w.events), cmp_event);
 		ret = write_files(&w, path, split, msg, msg_size);
-	}
-	if (ret && msg_size && !*msg)
-		snprintf(msg, msg_size, "%s", strerror(-ret));
-	free(w.threads);
-	free(w.events);
-	return ret;
+	return finish(&w, ret, msg, msg_size);
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <vtrace/slices.h>
 
@@ -120,6 +121,9 @@ bool vt_dmtrace_probe(const char *path);
 const struct vt_dmtrace_thread *vt_dmtrace_find_thread(const struct vt_dmtrace *t,
 						       unsigned int id);
 int vt_dmtrace_slices(const struct vt_dmtrace *t, struct vt_slices *s);
+int vt_dmtrace_write_stream(const struct vt_slices *s, FILE *key, FILE *data,
+			    struct vt_dmtrace_write_stats *stats, char *msg,
+			    size_t msg_size);
 int vt_dmtrace_write(const struct vt_slices *s, const char *path, bool split,
 		     struct vt_dmtrace_write_stats *stats, char *msg,
 		     size_t msg_size);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Feeds a trace.dat's events to the slice builder: ftrace/print (what
+ * A trace.dat's events for the slice builder: ftrace/print (what
  * trace_marker writes), ftrace/bprint and ftrace/bputs (trace_printk),
  * ftrace/funcgraph_entry and _exit (the function_graph tracer) and
- * sched/sched_switch (for the threads' CPU time).
+ * sched/sched_switch (the threads' CPU time). See slices-tracedat.h.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +19,30 @@
 #include <vtrace/slices-tracedat.h>
 #include <vtrace/tracedat-check.h>
 
-struct loader {
-	struct vt_slices *s;
+enum kind { K_MARKER, K_ENTRY, K_EXIT, K_SWITCH };
+
+/* One kept record, decoded. */
+struct item {
+	uint64_t ts;
+	uint64_t seq;
+	enum kind kind;
+	int tid;
+	int next_tid; /* K_SWITCH */
+	char *text; /* marker text or function name */
+};
+
+struct vt_slices_feed {
 	struct tep_handle *tep;
 	int print_id, bprint_id, bputs_id, fentry_id, fexit_id, switch_id;
 	struct tep_format_field *print_buf, *fentry_func, *fexit_func,
 		*prev_pid, *next_pid;
 	struct trace_seq seq;
-	int err;
+	struct item *items;
+	size_t nr, alloc;
 };
+
+static void set_msg(char *msg, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static void set_msg(char *msg, size_t size, const char *fmt, ...)
 {
@@ -54,115 +70,204 @@ static struct tep_format_field *field(struct tep_event *e, const char *name)
 	return e ? tep_find_field(e, name) : NULL;
 }
 
+/**
+ * vt_slices_feed_new - start collecting a trace.dat's records
+ * @feed: set to the new feed
+ * @tep: the file's event formats; must outlive the feed
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int vt_slices_feed_new(struct vt_slices_feed **feed, struct tep_handle *tep)
+{
+	struct tep_event *print, *fentry, *fexit, *sw;
+	struct vt_slices_feed *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	f->tep = tep;
+	f->print_id = event_id(tep, "ftrace", "print", &print);
+	f->bprint_id = event_id(tep, "ftrace", "bprint", NULL);
+	f->bputs_id = event_id(tep, "ftrace", "bputs", NULL);
+	f->fentry_id = event_id(tep, "ftrace", "funcgraph_entry", &fentry);
+	f->fexit_id = event_id(tep, "ftrace", "funcgraph_exit", &fexit);
+	f->switch_id = event_id(tep, "sched", "sched_switch", &sw);
+	f->print_buf = field(print, "buf");
+	f->fentry_func = field(fentry, "func");
+	f->fexit_func = field(fexit, "func");
+	f->prev_pid = field(sw, "prev_pid");
+	f->next_pid = field(sw, "next_pid");
+	trace_seq_init(&f->seq);
+	*feed = f;
+	return 0;
+}
+
+/**
+ * vt_slices_feed_free - free a feed
+ * @feed: the feed, or NULL
+ */
+void vt_slices_feed_free(struct vt_slices_feed *feed)
+{
+	size_t i;
+
+	if (!feed)
+		return;
+	for (i = 0; i < feed->nr; i++)
+		free(feed->items[i].text);
+	free(feed->items);
+	trace_seq_destroy(&feed->seq);
+	free(feed);
+}
+
 /* A number field, only when it lies inside the record. */
 static bool read_num(struct tep_format_field *f, struct tep_record *rec,
 		     unsigned long long *v)
 {
-	if (!f || f->offset + f->size > rec->size)
+	if (!f || f->offset < 0 || f->offset + f->size > rec->size)
 		return false;
 	return !tep_read_number_field(f, rec->data, v);
 }
 
-static int common_pid(struct loader *l, struct tep_record *rec)
+static struct item *add(struct vt_slices_feed *f, struct tep_record *rec,
+			enum kind kind, int tid, const char *text, size_t len)
 {
-	return tep_data_pid(l->tep, rec);
+	struct item *it;
+	void *n;
+
+	if (f->nr == f->alloc) {
+		f->alloc = f->alloc ? f->alloc * 2 : 1024;
+		n = reallocarray(f->items, f->alloc, sizeof(*f->items));
+		if (!n)
+			return NULL;
+		f->items = n;
+	}
+	it = &f->items[f->nr];
+	memset(it, 0, sizeof(*it));
+	if (text) {
+		it->text = strndup(text, len);
+		if (!it->text)
+			return NULL;
+	}
+	it->ts = rec->ts;
+	it->seq = f->nr++;
+	it->kind = kind;
+	it->tid = tid;
+	return it;
 }
 
-static void print_event(struct loader *l, struct tep_record *rec)
+static int print_record(struct vt_slices_feed *f, struct tep_record *rec,
+			int tid)
 {
-	struct tep_format_field *f = l->print_buf;
+	struct tep_format_field *fl = f->print_buf;
 	const char *buf, *nul;
 	int len;
 
-	if (!f || f->offset < 0 || f->offset >= rec->size)
-		return;
-	buf = (const char *)rec->data + f->offset;
-	len = rec->size - f->offset;
+	if (!fl || fl->offset < 0 || fl->offset >= rec->size)
+		return 0;
+	buf = (const char *)rec->data + fl->offset;
+	len = rec->size - fl->offset;
 	nul = memchr(buf, '\0', len);
 	if (nul)
 		len = nul - buf;
-	l->err = vt_slices_marker(l->s, rec->ts, common_pid(l, rec), buf, len);
+	return add(f, rec, K_MARKER, tid, buf, len) ? 0 : -ENOMEM;
 }
 
 /* trace_printk: libtraceevent formats it as "function: text". */
-static void printk_event(struct loader *l, struct tep_record *rec)
+static int printk_record(struct vt_slices_feed *f, struct tep_record *rec,
+			 int tid)
 {
 	const char *text, *colon;
 
-	trace_seq_reset(&l->seq);
-	tep_print_event(l->tep, &l->seq, rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&l->seq);
-	text = l->seq.buffer;
+	trace_seq_reset(&f->seq);
+	tep_print_event(f->tep, &f->seq, rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&f->seq);
+	text = f->seq.buffer;
 	colon = strstr(text, ": ");
 	if (colon)
 		text = colon + 2;
-	l->err = vt_slices_marker(l->s, rec->ts, common_pid(l, rec), text,
-				  strlen(text));
+	return add(f, rec, K_MARKER, tid, text, strlen(text)) ? 0 : -ENOMEM;
 }
 
-static void funcgraph_event(struct loader *l, struct tep_record *rec,
-			    struct tep_format_field *f, bool entry)
+static int funcgraph_record(struct vt_slices_feed *f, struct tep_record *rec,
+			    int tid, struct tep_format_field *fl, bool entry)
 {
 	unsigned long long addr;
 	const char *func;
 	char hex[32];
 
-	if (!read_num(f, rec, &addr))
-		return;
-	func = tep_find_function(l->tep, addr);
+	if (!read_num(fl, rec, &addr))
+		return 0;
+	func = tep_find_function(f->tep, addr);
 	if (!func) {
 		snprintf(hex, sizeof(hex), "0x%llx", addr);
 		func = hex;
 	}
-	if (entry)
-		l->err = vt_slices_begin(l->s, rec->ts, 0, common_pid(l, rec),
-					 func, strlen(func), true);
-	else
-		l->err = vt_slices_end(l->s, rec->ts, common_pid(l, rec), func,
-				       true);
+	return add(f, rec, entry ? K_ENTRY : K_EXIT, tid, func, strlen(func)) ?
+		       0 : -ENOMEM;
 }
 
-static void switch_event(struct loader *l, struct tep_record *rec)
+static int switch_record(struct vt_slices_feed *f, struct tep_record *rec)
 {
 	unsigned long long prev, next;
+	struct item *it;
 
-	if (read_num(l->prev_pid, rec, &prev) &&
-	    read_num(l->next_pid, rec, &next))
-		l->err = vt_slices_sched_switch(l->s, rec->ts, (int)prev,
-						(int)next);
+	if (!read_num(f->prev_pid, rec, &prev) ||
+	    !read_num(f->next_pid, rec, &next))
+		return 0;
+	it = add(f, rec, K_SWITCH, (int)prev, NULL, 0);
+	if (!it)
+		return -ENOMEM;
+	it->next_tid = (int)next;
+	return 0;
 }
 
-static int one_record(struct tracecmd_input *handle, struct tep_record *rec,
-		      int cpu, void *data)
+/**
+ * vt_slices_feed_record - offer one record
+ * @feed: the feed
+ * @record: any record of the file; those that make slices are kept
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int vt_slices_feed_record(struct vt_slices_feed *feed,
+			  struct tep_record *record)
 {
-	struct loader *l = data;
-	int id;
+	int id, tid;
 
 	/* The common fields (type, pid) must be in the record. */
-	if (rec->size < 8)
+	if (record->size < 8)
 		return 0;
-	id = tep_data_type(l->tep, rec);
-	if (id == l->print_id)
-		print_event(l, rec);
-	else if (id == l->bprint_id || id == l->bputs_id)
-		printk_event(l, rec);
-	else if (id == l->fentry_id)
-		funcgraph_event(l, rec, l->fentry_func, true);
-	else if (id == l->fexit_id)
-		funcgraph_event(l, rec, l->fexit_func, false);
-	else if (id == l->switch_id)
-		switch_event(l, rec);
-	return l->err;
+	id = tep_data_type(feed->tep, record);
+	tid = tep_data_pid(feed->tep, record);
+	if (id == feed->print_id)
+		return print_record(feed, record, tid);
+	if (id == feed->bprint_id || id == feed->bputs_id)
+		return printk_record(feed, record, tid);
+	if (id == feed->fentry_id)
+		return funcgraph_record(feed, record, tid, feed->fentry_func,
+					true);
+	if (id == feed->fexit_id)
+		return funcgraph_record(feed, record, tid, feed->fexit_func,
+					false);
+	if (id == feed->switch_id)
+		return switch_record(feed, record);
+	return 0;
 }
 
-static int name_threads(struct loader *l)
+static int cmp_item(const void *a, const void *b)
 {
-	struct vt_slices *s = l->s;
+	const struct item *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int name_threads(struct vt_slices_feed *f, struct vt_slices *s)
+{
 	const char *comm;
 	size_t i;
 
 	for (i = 0; i < s->nr_threads; i++) {
-		comm = tep_data_comm_from_pid(l->tep, s->threads[i].tid);
+		comm = tep_data_comm_from_pid(f->tep, s->threads[i].tid);
 		if (!comm || !strcmp(comm, "<...>"))
 			continue;
 		free(s->threads[i].name);
@@ -171,6 +276,53 @@ static int name_threads(struct loader *l)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/**
+ * vt_slices_feed_finish - build the slices of the records offered
+ * @feed: the feed (free it after)
+ * @s: an initialized, empty set (vt_slices_init()); finished on success
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int vt_slices_feed_finish(struct vt_slices_feed *feed, struct vt_slices *s)
+{
+	struct item *it;
+	size_t i;
+	int ret = 0;
+
+	qsort(feed->items, feed->nr, sizeof(*feed->items), cmp_item);
+	for (i = 0; i < feed->nr && !ret; i++) {
+		it = &feed->items[i];
+		switch (it->kind) {
+		case K_MARKER:
+			ret = vt_slices_marker(s, it->ts, it->tid, it->text,
+					       strlen(it->text));
+			break;
+		case K_ENTRY:
+			ret = vt_slices_begin(s, it->ts, 0, it->tid, it->text,
+					      strlen(it->text), true);
+			break;
+		case K_EXIT:
+			ret = vt_slices_end(s, it->ts, it->tid, it->text, true);
+			break;
+		case K_SWITCH:
+			ret = vt_slices_sched_switch(s, it->ts, it->tid,
+						     it->next_tid);
+			break;
+		}
+	}
+	if (!ret)
+		ret = vt_slices_finish(s);
+	if (!ret)
+		ret = name_threads(feed, s);
+	return ret;
+}
+
+static int feed_one(struct tracecmd_input *handle, struct tep_record *rec,
+		    int cpu, void *data)
+{
+	return vt_slices_feed_record(data, rec);
 }
 
 /**
@@ -188,9 +340,8 @@ static int name_threads(struct loader *l)
 int vt_slices_from_tracedat(struct vt_slices *s, const char *path, char *msg,
 			    size_t msg_size)
 {
+	struct vt_slices_feed *feed = NULL;
 	struct tracecmd_input *handle;
-	struct tep_event *print, *fentry, *fexit, *sw;
-	struct loader l = { .s = s };
 	int ret;
 
 	ret = vt_tracedat_check(path, msg, msg_size);
@@ -210,25 +361,12 @@ int vt_slices_from_tracedat(struct vt_slices *s, const char *path, char *msg,
 		set_msg(msg, msg_size, "not a readable trace.dat");
 		return -EINVAL;
 	}
-	l.tep = tracecmd_get_tep(handle);
-	l.print_id = event_id(l.tep, "ftrace", "print", &print);
-	l.bprint_id = event_id(l.tep, "ftrace", "bprint", NULL);
-	l.bputs_id = event_id(l.tep, "ftrace", "bputs", NULL);
-	l.fentry_id = event_id(l.tep, "ftrace", "funcgraph_entry", &fentry);
-	l.fexit_id = event_id(l.tep, "ftrace", "funcgraph_exit", &fexit);
-	l.switch_id = event_id(l.tep, "sched", "sched_switch", &sw);
-	l.print_buf = field(print, "buf");
-	l.fentry_func = field(fentry, "func");
-	l.fexit_func = field(fexit, "func");
-	l.prev_pid = field(sw, "prev_pid");
-	l.next_pid = field(sw, "next_pid");
-	trace_seq_init(&l.seq);
-	ret = tracecmd_iterate_events(handle, NULL, 0, one_record, &l);
-	trace_seq_destroy(&l.seq);
+	ret = vt_slices_feed_new(&feed, tracecmd_get_tep(handle));
 	if (!ret)
-		ret = vt_slices_finish(s);
+		ret = tracecmd_iterate_events(handle, NULL, 0, feed_one, feed);
 	if (!ret)
-		ret = name_threads(&l);
+		ret = vt_slices_feed_finish(feed, s);
+	vt_slices_feed_free(feed);
 	tracecmd_close(handle);
 	if (ret)
 		set_msg(msg, msg_size, "%s", strerror(-ret));
