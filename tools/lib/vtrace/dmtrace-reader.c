@@ -335,7 +335,9 @@ static int parse_key(struct vt_dmtrace *t, const char *key, size_t len,
 		if (has_prefix(s, l, DMTRACE_VTRACE_THREAD_KEY))
 			vtrace_thread_line(t, s, l);
 	}
-	qsort(t->methods, t->nr_methods, sizeof(*t->methods), cmp_method);
+	if (t->nr_methods)
+		qsort(t->methods, t->nr_methods, sizeof(*t->methods),
+		      cmp_method);
 	for (i = 1; i < t->nr_methods; i++)
 		if (t->methods[i].id == t->methods[i - 1].id)
 			return fail(msg, msg_size,

@@ -443,7 +443,8 @@ static int prepare(struct writer *w, char *msg, size_t msg_size)
 	if (ret)
 		return ret;
 	w->stats->threads = w->nr_threads;
-	qsort(w->events, w->nr_events, sizeof(*w->events), cmp_event);
+	if (w->nr_events)
+		qsort(w->events, w->nr_events, sizeof(*w->events), cmp_event);
 	return 0;
 }
 

@@ -50,8 +50,8 @@ static bool parse_pid(const char *s, size_t len, int *pid)
 
 /**
  * vt_marker_parse - parse one atrace marker
- * @text: the marker text (a trace_marker write, a trace_printk line); a
- *	trailing newline and NUL bytes are ignored
+ * @text: the marker text (a trace_marker write, a trace_printk line); it
+ *	ends at its first NUL byte, and a trailing newline is ignored
  * @len: bytes of @text
  * @m: filled in on success; @m->name points into @text
  *
@@ -66,7 +66,8 @@ int vt_marker_parse(const char *text, size_t len, struct vt_marker *m)
 	const char *pid, *name, *bar, *last;
 	size_t rest;
 
-	while (len && (text[len - 1] == '\n' || text[len - 1] == '\0'))
+	len = strnlen(text, len);
+	while (len && text[len - 1] == '\n')
 		len--;
 	if (!len || !strchr("BESFC", text[0]))
 		return -ENOMSG;

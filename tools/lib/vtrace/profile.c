@@ -158,11 +158,14 @@ int vt_profile_build(struct vt_profile *p, const struct vt_slices *s, int tid)
 	if (ret)
 		return ret;
 	sort_profile = p;
+	/* Every entry has a parent edge; children it may have none. */
 	for (i = 0; i < p->nr_entries; i++) {
 		qsort(p->entries[i].parents, p->entries[i].nr_parents,
 		      sizeof(struct vt_profile_edge), cmp_edge);
-		qsort(p->entries[i].children, p->entries[i].nr_children,
-		      sizeof(struct vt_profile_edge), cmp_edge);
+		if (p->entries[i].nr_children)
+			qsort(p->entries[i].children,
+			      p->entries[i].nr_children,
+			      sizeof(struct vt_profile_edge), cmp_edge);
 	}
 	qsort(p->entries, p->nr_entries, sizeof(*p->entries), cmp_entry);
 	return 0;

@@ -291,7 +291,8 @@ int vt_slices_feed_finish(struct vt_slices_feed *feed, struct vt_slices *s)
 	size_t i;
 	int ret = 0;
 
-	qsort(feed->items, feed->nr, sizeof(*feed->items), cmp_item);
+	if (feed->nr)
+		qsort(feed->items, feed->nr, sizeof(*feed->items), cmp_item);
 	for (i = 0; i < feed->nr && !ret; i++) {
 		it = &feed->items[i];
 		switch (it->kind) {

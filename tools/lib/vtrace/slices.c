@@ -644,8 +644,10 @@ int vt_slices_finish(struct vt_slices *s)
 		if (t && t->pid && s->slices[i].kernel)
 			s->slices[i].pid = t->pid;
 	}
-	qsort(s->slices, s->nr_slices, sizeof(*s->slices), cmp_slice);
-	qsort(s->async, s->nr_async, sizeof(*s->async), cmp_async);
+	if (s->nr_slices)
+		qsort(s->slices, s->nr_slices, sizeof(*s->slices), cmp_slice);
+	if (s->nr_async)
+		qsort(s->async, s->nr_async, sizeof(*s->async), cmp_async);
 	ret = link_parents(s);
 	if (!ret)
 		ret = collect_threads(s);
