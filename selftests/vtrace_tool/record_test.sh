@@ -61,7 +61,7 @@ command -v trace-cmd > /dev/null && have_trace_cmd=1
 have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 
-ktap_set_plan 17
+ktap_set_plan 18
 
 # left_in DIR: events still in the ring buffer, over all CPUs.
 left_in() {
@@ -214,6 +214,30 @@ expect grep -q "unknown event 'nosuch/event'" "$work/err"
 expect [ ! -e "$work/u.dat" ]
 expect [ "$(settings_of "$idir")" = "$before" ]
 result "record_unknown_event_fails_cleanly"
+
+# Categories: an event of a category that this kernel lacks is skipped
+# with a warning; each mistake gets the message vtrace enable gives.
+printf 'mix\n sched/sched_switch\n nosuch/missing_event\n' > "$work/cats.txt"
+"$VTRACE" record --instance "$inst" -f "$work/cats.txt" -c mix -t 300ms \
+	-o "$work/c.dat" --json > "$work/json" 2> "$work/err"
+rc=$?
+expect [ $rc = 0 ]
+expect grep -qx "vtrace: warning: nosuch/missing_event (category mix) is not on this kernel: skipped" "$work/err"
+expect [ "$(json_num events "$work/json")" -gt 0 ]
+for wrong in "-c no_such_category" "-e sched/../x"; do
+	# shellcheck disable=SC2086
+	"$VTRACE" record --instance "$inst" -f "$work/cats.txt" $wrong \
+		-t 300ms -o "$work/c2.dat" 2> "$work/err"
+	expect [ $? = 1 ]
+	"$VTRACE" enable --instance "$inst" -f "$work/cats.txt" "${wrong#-? }" \
+		2> "$work/err2"
+	expect [ $? = 1 ]
+	expect [ -s "$work/err" ]
+	expect cmp -s "$work/err" "$work/err2"
+done
+expect [ ! -e "$work/c2.dat" ]
+expect [ "$(settings_of "$idir")" = "$before" ]
+result "record_categories_same_messages_as_enable"
 
 # Unwritable output: status 1, message, nothing left enabled.
 "$VTRACE" record --instance "$inst" -e sched/sched_switch -t 1s \

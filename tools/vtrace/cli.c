@@ -102,6 +102,61 @@ int cli_load_categories(const struct cli_files *files,
 }
 
 /**
+ * cli_load_selection_files - load the category files that name events
+ * @files: files given with -f (see cli_load_categories())
+ * @map: an initialised map to merge them into
+ * @cmd: the command, for the message
+ *
+ * Prints the findings, and on failure what it means.
+ *
+ * Return: %VTRACE_EXIT_OK, %VTRACE_EXIT_FAIL for a file with errors, or
+ * %VTRACE_EXIT_USAGE for one that could not be read.
+ */
+int cli_load_selection_files(const struct cli_files *files,
+			     struct vtrace_catmap *map, const char *cmd)
+{
+	struct vtrace_diags diags;
+	int ret;
+
+	vtrace_diags_init(&diags);
+	ret = cli_load_categories(files, map, &diags);
+	cli_print_diags(stderr, &diags);
+	vtrace_diags_free(&diags);
+	if (!ret)
+		return VTRACE_EXIT_OK;
+	vtrace_err("%s: bad category file; nothing was changed", cmd);
+	return ret == -EINVAL ? VTRACE_EXIT_FAIL : VTRACE_EXIT_USAGE;
+}
+
+/**
+ * cli_selection_error - print why an event selection failed
+ * @sel: the selection
+ * @err: the negative errno a vtrace_selection_*() call returned
+ *
+ * Return: the exit status: %VTRACE_EXIT_USAGE when out of memory, else
+ * %VTRACE_EXIT_FAIL.
+ */
+int cli_selection_error(const struct vtrace_selection *sel, int err)
+{
+	vtrace_err("%s", vtrace_selection_strerror(sel));
+	return err == -ENOMEM ? VTRACE_EXIT_USAGE : VTRACE_EXIT_FAIL;
+}
+
+/**
+ * cli_selection_warn_missing - warn about each event not on this kernel
+ * @sel: a checked or switched selection
+ */
+void cli_selection_warn_missing(const struct vtrace_selection *sel)
+{
+	char msg[VTRACE_EVENT_PART_MAX * 3 + 64];
+	size_t i;
+
+	for (i = 0; i < sel->nr; i++)
+		if (vtrace_selection_missing(sel, i, msg, sizeof(msg)))
+			vtrace_warn("%s", msg);
+}
+
+/**
  * cli_print_diags - print findings as FILE:LINE:COL: SEVERITY: MESSAGE
  * @out: stream
  * @diags: findings

@@ -12,6 +12,7 @@
 #include <vtrace/diag.h>
 #include <vtrace/instance.h>
 #include <vtrace/json.h>
+#include <vtrace/selection.h>
 #include <vtrace/version.h>
 
 /* Overrides the default category file, like the -f option. */
@@ -35,6 +36,10 @@ int cli_load_categories(const struct cli_files *files,
 			struct vtrace_catmap *map, struct vtrace_diags *diags);
 void cli_print_diags(FILE *out, const struct vtrace_diags *diags);
 void cli_json_diags(struct vtrace_json *j, const struct vtrace_diags *diags);
+int cli_load_selection_files(const struct cli_files *files,
+			     struct vtrace_catmap *map, const char *cmd);
+int cli_selection_error(const struct vtrace_selection *sel, int err);
+void cli_selection_warn_missing(const struct vtrace_selection *sel);
 int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
 		     struct vtrace_instance **vi);
 const char *cli_instance_label(const struct vtrace_instance *vi);

@@ -9,9 +9,8 @@
 #include <string.h>
 
 #include <vtrace/atrace-tags.h>
-#include <vtrace/event-name.h>
 #include <vtrace/events.h>
-#include <vtrace/strtab.h>
+#include <vtrace/selection.h>
 
 #include "builtin.h"
 #include "cli.h"
@@ -43,111 +42,23 @@ static void switch_usage(FILE *out, const char *cmd)
 		"failed write (rolled back), 2 usage or I/O error.\n");
 }
 
-/**
- * struct switch_list - the events a command switches, each once
- * @changes: events in argument order, expanded from categories
- * @origins: for each event, the category it came from, or NULL
- * @nr: number of events
- * @seen: event name to index in @changes
- */
-struct switch_list {
-	struct vtrace_event_change *changes;
-	const char **origins;
-	size_t nr;
-	struct vtrace_strtab seen;
-};
-
-static int switch_list_add(struct switch_list *list, const char *name,
-			   const char *origin)
-{
-	struct vtrace_event_change *changes;
-	const char **origins;
-	int ret;
-
-	changes = realloc(list->changes, (list->nr + 1) * sizeof(*changes));
-	if (!changes)
-		return -ENOMEM;
-	list->changes = changes;
-	origins = realloc(list->origins, (list->nr + 1) * sizeof(*origins));
-	if (!origins)
-		return -ENOMEM;
-	list->origins = origins;
-
-	ret = vtrace_strtab_insert(&list->seen, name, list->nr, NULL);
-	if (ret)
-		return ret < 0 ? ret : 0;
-	changes[list->nr].name = name;
-	changes[list->nr].changed = false;
-	origins[list->nr] = origin;
-	list->nr++;
-	return 0;
-}
-
 /* Expand the arguments into events; prints and returns an exit status. */
-static int resolve_targets(struct switch_list *list,
+static int resolve_targets(struct vtrace_selection *sel,
 			   const struct vtrace_catmap *map, char **targets,
 			   int nr_targets)
 {
-	const struct vtrace_category *cat;
-	struct vtrace_name_error nerr;
-	int i, ret = 0;
-	size_t k;
+	int i, ret;
 
-	for (i = 0; i < nr_targets && !ret; i++) {
-		const char *target = targets[i];
-
-		if (strchr(target, '/')) {
-			if (vtrace_event_name_check(target, strlen(target),
-						    &nerr)) {
-				vtrace_err(
-					"bad event name '%s' at offset %zu: %s%s%s",
-					target, nerr.offset, nerr.reason,
-					nerr.hint ? "; " : "",
-					nerr.hint ? nerr.hint : "");
-				return VTRACE_EXIT_FAIL;
-			}
-			ret = switch_list_add(list, target, NULL);
-			continue;
-		}
-		cat = vtrace_catmap_find(map, target);
-		if (!cat) {
-			vtrace_err(
-				"unknown category '%s' (%s; 'vtrace categories' lists them)",
-				target,
-				map->nr ? "not in the category files" :
-					  "no category file loaded");
-			return VTRACE_EXIT_FAIL;
-		}
-		for (k = 0; k < cat->nr_events && !ret; k++)
-			ret = switch_list_add(list, cat->events[k].name,
-					      cat->name);
-	}
-	if (ret) {
-		vtrace_err("out of memory");
-		return VTRACE_EXIT_USAGE;
+	for (i = 0; i < nr_targets; i++) {
+		ret = vtrace_selection_add(sel, map, targets[i]);
+		if (ret)
+			return cli_selection_error(sel, ret);
 	}
 	return VTRACE_EXIT_OK;
 }
 
-static void report_missing(const struct switch_list *list)
-{
-	size_t i;
-
-	for (i = 0; i < list->nr; i++) {
-		if (list->changes[i].before != VTRACE_EVENT_MISSING)
-			continue;
-		if (list->origins[i])
-			vtrace_warn(
-				"%s (category %s) is not on this kernel: skipped",
-				list->changes[i].name, list->origins[i]);
-		else
-			vtrace_warn("%s is not on this kernel: skipped",
-				    list->changes[i].name);
-	}
-}
-
-static int switch_events(struct vtrace_instance *vi, struct switch_list *list,
-			 bool enable)
+static int switch_events(struct vtrace_instance *vi,
+			 struct vtrace_selection *list, bool enable)
 {
 	const char *verb = enable ? "enable" : "disable";
 	size_t i, failed = 0, changed = 0, missing = 0;
@@ -160,7 +71,7 @@ static int switch_events(struct vtrace_instance *vi, struct switch_list *list,
 			   strerror(-ret));
 		return VTRACE_EXIT_FAIL;
 	}
-	report_missing(list);
+	cli_selection_warn_missing(list);
 	for (i = 0; i < list->nr; i++) {
 		changed += list->changes[i].changed;
 		missing += list->changes[i].before == VTRACE_EVENT_MISSING;
@@ -231,14 +142,13 @@ static int cmd_switch(int argc, char **argv, bool enable)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	struct switch_list list = {};
+	struct vtrace_selection list;
 	struct vtrace_instance *vi = NULL;
 	struct cli_files files = {};
 	const char *instance = NULL;
 	struct vtrace_catmap map;
-	struct vtrace_diags diags;
 	bool all = false;
-	int status, opt, ret;
+	int status, opt;
 
 	while ((opt = getopt_long(argc, argv, "f:h", options, NULL)) != -1) {
 		switch (opt) {
@@ -276,18 +186,11 @@ static int cmd_switch(int argc, char **argv, bool enable)
 	}
 
 	vtrace_catmap_init(&map);
-	vtrace_diags_init(&diags);
-	vtrace_strtab_init(&list.seen);
+	vtrace_selection_init(&list);
 	if (!all) {
-		ret = cli_load_categories(&files, &map, &diags);
-		cli_print_diags(stderr, &diags);
-		if (ret) {
-			vtrace_err("%s: bad category file; nothing was changed",
-				   argv[0]);
-			status = ret == -EINVAL ? VTRACE_EXIT_FAIL :
-						  VTRACE_EXIT_USAGE;
+		status = cli_load_selection_files(&files, &map, argv[0]);
+		if (status)
 			goto out;
-		}
 		status = resolve_targets(&list, &map, argv + optind,
 					 argc - optind);
 		if (status)
@@ -313,10 +216,7 @@ static int cmd_switch(int argc, char **argv, bool enable)
 		vtrace_instance_remove(vi);
 out:
 	vtrace_instance_close(vi);
-	vtrace_strtab_free(&list.seen);
-	free(list.changes);
-	free(list.origins);
-	vtrace_diags_free(&diags);
+	vtrace_selection_free(&list);
 	vtrace_catmap_free(&map);
 	free(files.names);
 	return status;

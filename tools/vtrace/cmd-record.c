@@ -16,12 +16,11 @@
 
 #include <vtrace/atrace-tags.h>
 #include <vtrace/categories.h>
-#include <vtrace/event-name.h>
-#include <vtrace/events.h>
 #include <vtrace/instance.h>
 #include <vtrace/json.h>
 #include <vtrace/recorder.h>
 #include <vtrace/ring-reader.h>
+#include <vtrace/selection.h>
 
 #include "builtin.h"
 #include "cli.h"
@@ -52,7 +51,9 @@ struct record_opts {
  * @vi: the instance recorded
  * @session: the recording's session
  * @aborted: why a higher-priority exclusive session aborted it, or NULL
- * @events: the events to record, each once
+ * @map: the category files, which @sel and @events borrow names from
+ * @sel: the events asked for
+ * @events: those of them on this kernel, to record
  * @nr_events: entries in @events
  * @rec: the recording
  */
@@ -61,6 +62,8 @@ struct record {
 	struct vtrace_instance *vi;
 	struct vtrace_session *session;
 	const char *aborted;
+	struct vtrace_catmap map;
+	struct vtrace_selection sel;
 	const char **events;
 	size_t nr_events;
 	struct vtrace_recorder *rec;
@@ -271,109 +274,33 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
-static bool listed(const struct record *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nr_events; i++)
-		if (!strcmp(r->events[i], name))
-			return true;
-	return false;
-}
-
-static int add_event(struct record *r, const char *name)
-{
-	const char **grown;
-
-	if (listed(r, name))
-		return 0;
-	grown = realloc(r->events, (r->nr_events + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	r->events = grown;
-	r->events[r->nr_events++] = name;
-	return 0;
-}
-
-/*
- * -e events must exist; events of a category that this kernel lacks are
- * skipped with a warning, as "vtrace enable" does.
- */
-static int check_event(struct record *r, const char *name, bool explicit)
-{
-	enum vtrace_event_state state;
-	struct vtrace_name_error nerr;
-	int ret;
-
-	if (vtrace_event_name_check(name, strlen(name), &nerr)) {
-		vtrace_err("bad event name '%s': %s", name, nerr.reason);
-		return -EINVAL;
-	}
-	ret = vtrace_event_state(r->vi, name, &state);
-	if (ret) {
-		vtrace_err("cannot read events/%s/enable: %s", name,
-			   strerror(-ret));
-		return ret;
-	}
-	if (state == VTRACE_EVENT_MISSING) {
-		if (explicit) {
-			vtrace_err(
-				"unknown event '%s': no events/%s in tracefs (%s)",
-				name, name, cli_instance_label(r->vi));
-			return -ENOENT;
-		}
-		vtrace_warn("skipping event '%s': not in this kernel's tracefs",
-			    name);
-		return 0;
-	}
-	return add_event(r, name);
-}
-
-static int resolve_events(struct record *r, struct vtrace_catmap *map)
+/* The events of -c and -e that this kernel has; prints. */
+static int resolve_events(struct record *r)
 {
 	const struct record_opts *o = r->opts;
-	const struct vtrace_category *cat;
-	struct vtrace_diags diags;
-	size_t i, j;
+	size_t i;
 	int ret = 0;
 
-	vtrace_diags_init(&diags);
-	if (o->nr_cats) {
-		ret = cli_load_categories(&o->catfiles, map, &diags);
-		cli_print_diags(stderr, &diags);
-		if (ret) {
-			vtrace_err("cannot use the category files");
-			goto out;
-		}
+	if (o->nr_cats &&
+	    cli_load_selection_files(&o->catfiles, &r->map, "record"))
+		return -EINVAL;
+	for (i = 0; !ret && i < o->nr_cats; i++)
+		ret = vtrace_selection_add_category(&r->sel, &r->map,
+						    o->cats[i]);
+	for (i = 0; !ret && i < o->nr_events; i++)
+		ret = vtrace_selection_add_event(&r->sel, o->events[i]);
+	if (!ret)
+		ret = vtrace_selection_check(&r->sel, r->vi, true);
+	if (ret) {
+		cli_selection_error(&r->sel, ret);
+		return ret;
 	}
-	for (i = 0; i < o->nr_cats; i++) {
-		cat = vtrace_catmap_find(map, o->cats[i]);
-		if (!cat) {
-			vtrace_err(
-				"unknown category '%s' (see vtrace categories)",
-				o->cats[i]);
-			ret = -ENOENT;
-			goto out;
-		}
-		for (j = 0; j < cat->nr_events; j++) {
-			ret = check_event(r, cat->events[j].name, false);
-			if (ret)
-				goto out;
-		}
-	}
-	for (i = 0; i < o->nr_events; i++) {
-		ret = check_event(r, o->events[i], true);
-		if (ret)
-			goto out;
-	}
-	if (!r->nr_events) {
-		vtrace_err(
-			"none of the events asked for exists in this kernel");
-		ret = -ENOENT;
-	}
-out:
-	vtrace_diags_free(&diags);
-	return ret;
+	cli_selection_warn_missing(&r->sel);
+	r->events = calloc(r->sel.nr, sizeof(*r->events));
+	if (!r->events)
+		return -ENOMEM;
+	r->nr_events = vtrace_selection_present(&r->sel, r->events);
+	return 0;
 }
 
 static const char *instance_name(const struct record *r)
@@ -394,7 +321,6 @@ static int prepare(struct record *r)
 		.output = o->output,
 		.exclusive_prio = o->exclusive_prio,
 	};
-	struct vtrace_catmap map;
 	int ret;
 
 	ret = cli_session_start(&sp, &r->session);
@@ -402,10 +328,7 @@ static int prepare(struct record *r)
 		return ret;
 	if (cli_open_tracefs(o->instance, VTRACE_INSTANCE_CREATE, &r->vi))
 		return -ENODEV;
-	vtrace_catmap_init(&map);
-	ret = resolve_events(r, &map);
-	vtrace_catmap_free(&map);
-	return ret;
+	return resolve_events(r);
 }
 
 static void on_cpu_added(void *ctx, struct vtrace_recorder *rec, int cpu)
@@ -565,6 +488,8 @@ static int finish(struct record *r)
 	}
 	vtrace_instance_close(r->vi);
 	free(r->events);
+	vtrace_selection_free(&r->sel);
+	vtrace_catmap_free(&r->map);
 	/* Last: "vtrace stop" waits for the recorder, which is done then. */
 	vtrace_session_end(r->session);
 	return ret;
@@ -699,6 +624,8 @@ int cmd_record(int argc, char **argv)
 	struct record r = { .opts = &opts };
 	int ready = -1, ret, status = VTRACE_EXIT_FAIL;
 
+	vtrace_catmap_init(&r.map);
+	vtrace_selection_init(&r.sel);
 	if (parse_args(argc, argv, &opts))
 		return VTRACE_EXIT_USAGE;
 	if (opts.background && detach(&ready)) {

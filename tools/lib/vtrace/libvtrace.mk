@@ -36,6 +36,7 @@ LIBVTRACE_SRCS += ring-reader.c
 LIBVTRACE_SRCS += ring-reader-mmap.c
 LIBVTRACE_SRCS += ring-reader-tracefs.c
 LIBVTRACE_SRCS += ring-stats.c
+LIBVTRACE_SRCS += selection.c
 LIBVTRACE_SRCS += session.c
 LIBVTRACE_SRCS += sink.c
 LIBVTRACE_SRCS += slices.c
