@@ -13,7 +13,9 @@
 #	demo		boot a VM with the module and its simulator, show the events
 #	check		every test: host, then each rig kernel; ends "N passed, N failed"
 #	bench		reader benchmarks: the host's tracefs, then the burst in a guest
-#	install		the helper, its man page and example category files
+#	install		the helper, its man page and example category files, and
+#			libvtrace-atrace (header, static and shared library,
+#			pkg-config file); PREFIX=DIR, DESTDIR=
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
@@ -43,10 +45,12 @@ bench: tools
 
 install:
 	$(MAKE) -C tools/vtrace install
+	$(MAKE) -C tools/lib/atrace install
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	$(MAKE) -C tools/vtrace clean
+	$(MAKE) -C tools/lib/atrace clean
 	$(MAKE) -C dts clean
 
 .PHONY: all module tools dtbs demo check bench install clean
