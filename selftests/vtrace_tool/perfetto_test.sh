@@ -45,7 +45,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/events" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $WRITER_TEST"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 16
+ktap_set_plan 18
 
 schema=1
 pf_schema || schema=0
@@ -265,6 +265,64 @@ if [ $rc = 2 ] && grep -q "no format 'nope' (formats: perfetto (.pftrace)" "$wor
 else
 	ktap_print_msg "exit $rc: $(cat "$work/fmt.err")"
 	ktap_test_fail "bad_format_option"
+fi
+
+# 17: vtrace record -o FILE.pftrace: every event recorded is in the
+# trace, in order, typed, with the markers.
+(
+	sleep 0.3
+	for i in $(seq 1 20); do
+		echo "vtrace-pf-rec $i" > "$tracefs/trace_marker"
+	done
+) &
+"$VTRACE" record -e sched/sched_switch -e sched/sched_waking \
+	-e raw_syscalls/sys_enter -e timer/hrtimer_start -t 1 \
+	-o "$work/rec.pftrace" > "$work/rec.out" 2>&1
+rc=$?
+wait
+recorded=$(sed -n 's/^vtrace: recorded \([0-9]*\) events .*/\1/p' "$work/rec.out")
+if [ $rc != 0 ] || [ ! -s "$work/rec.pftrace" ] || [ -z "$recorded" ]; then
+	ktap_print_msg "record exit $rc: $(head -c 300 "$work/rec.out")"
+	ktap_test_fail "record_perfetto"
+elif [ $schema = 0 ]; then
+	ktap_test_skip "record_perfetto: $pf_schema_why"
+else
+	pf_decode "$work/rec.pftrace" > "$work/rec.txt"
+	total=$(pf_event_counts "$work/rec.txt" | awk '{ n += $2 } END { print n + 0 }')
+	markers=$(grep -c 'buf: "vtrace-pf-rec [0-9]*\\n"' "$work/rec.txt")
+	if pf_structure "$work/rec.txt" > "$work/rec.structure" &&
+	   [ "$total" = "$recorded" ] && [ "$markers" = 20 ] &&
+	   ! pf_generic_events "$work/rec.txt" | grep -qx -e sched_switch -e print; then
+		ktap_test_pass "record_perfetto ($recorded events)"
+	else
+		ktap_print_msg "recorded $recorded, in the trace $total, markers $markers; $(head -3 "$work/rec.structure")"
+		ktap_test_fail "record_perfetto"
+	fi
+fi
+
+# 18: --format perfetto whatever the name, with the local clock: each
+# bundle names it and carries a measured (not identical) clock pair.
+"$VTRACE" record --format perfetto --clock local -e sched/sched_switch -t 0.5 \
+	-o "$work/rec_local.dat" > "$work/rec_local.out" 2>&1
+rc=$?
+if [ $rc != 0 ] || [ ! -s "$work/rec_local.dat" ]; then
+	ktap_print_msg "record exit $rc: $(head -c 300 "$work/rec_local.out")"
+	ktap_test_fail "record_perfetto_local_clock"
+elif [ $schema = 0 ]; then
+	ktap_test_skip "record_perfetto_local_clock: $pf_schema_why"
+else
+	pf_decode "$work/rec_local.dat" > "$work/rec_local.txt"
+	bundles=$(grep -c '^  ftrace_events {' "$work/rec_local.txt")
+	clocked=$(grep -c '^    ftrace_clock: FTRACE_CLOCK_LOCAL' "$work/rec_local.txt")
+	pairs=$(paste -d' ' <(sed -n 's/^    ftrace_timestamp: //p' "$work/rec_local.txt") \
+		<(sed -n 's/^    boot_timestamp: //p' "$work/rec_local.txt") |
+		awk '$1 != $2' | sort -u | wc -l)
+	if [ "$bundles" -gt 0 ] && [ "$bundles" = "$clocked" ] && [ "$pairs" = 1 ]; then
+		ktap_test_pass "record_perfetto_local_clock ($bundles bundles)"
+	else
+		ktap_print_msg "$clocked of $bundles bundles clocked, $pairs distinct measured pairs"
+		ktap_test_fail "record_perfetto_local_clock"
+	fi
 fi
 
 ktap_finished

@@ -35,6 +35,7 @@ struct record_opts {
 	long long duration_ms; /* 0: until stopped */
 	long long buffer_kb; /* 0: leave as it is */
 	const char *output;
+	const char *format; /* NULL: by the output's extension */
 	const char *instance;
 	const char *clock;
 	const char *name;
@@ -85,7 +86,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: vtrace record [-c CAT[,CAT]]... [-e group/event]... [-f CATFILE]...\n"
-		"                     [-t DURATION] [-b BUFFER_KB] [-o FILE] [--instance NAME]\n"
+		"                     [-t DURATION] [-b BUFFER_KB] [-o FILE] [--format FORMAT]\n"
+		"                     [--instance NAME]\n"
 		"                     [--clock CLOCK] [--reader auto|mmap|splice|read]\n"
 		"                     [--name NAME] [--exclusive-prio N]\n"
 		"                     [--background] [-v] [--json]\n\n"
@@ -99,7 +101,9 @@ static void usage(FILE *out)
 		"                        " VTRACE_DEFAULT_CATEGORIES ")\n"
 		"  -t, --duration D      stop after D\n"
 		"  -b, --buffer-kb KB    per-CPU ring buffer size during the recording\n"
-		"  -o, --output FILE     output file (default trace.dat)\n"
+		"  -o, --output FILE     output file (default trace.dat); FILE.pftrace is\n"
+		"                        written as a Perfetto trace\n"
+		"      --format FORMAT   tracedat or perfetto, whatever FILE's extension\n"
 		"      --instance NAME   record in tracefs instance NAME (created if missing,\n"
 		"                        removed afterwards if created)\n"
 		"      --clock CLOCK     trace_clock during the recording (default boot)\n"
@@ -157,6 +161,7 @@ enum {
 	OPT_JSON,
 	OPT_NAME,
 	OPT_EXCLUSIVE_PRIO,
+	OPT_FORMAT,
 };
 
 static int parse_args(int argc, char **argv, struct record_opts *o)
@@ -170,6 +175,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "instance", required_argument, NULL, OPT_INSTANCE },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "reader", required_argument, NULL, OPT_READER },
 		{ "background", no_argument, NULL, OPT_BACKGROUND },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -223,6 +229,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_INSTANCE:
 			o->instance = optarg;
+			break;
+		case OPT_FORMAT:
+			o->format = optarg;
 			break;
 		case OPT_CLOCK:
 			o->clock = optarg;
@@ -426,7 +435,12 @@ static int start(struct record *r)
 	struct vtrace_sink *sink;
 	int ret;
 
-	ret = vtrace_sink_open(NULL, o->output, &sink);
+	ret = vtrace_sink_open(o->format, o->output, &sink);
+	if (ret == -EINVAL) {
+		vtrace_err("--format: no format '%s' (formats: %s)", o->format,
+			   vtrace_sink_formats());
+		return ret;
+	}
 	if (ret) {
 		vtrace_err("cannot create %s: %s", o->output, strerror(-ret));
 		return ret;

@@ -7,8 +7,6 @@
  * read them sort by time, so no merge of the CPUs is needed.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +17,7 @@
 #include <trace-cmd.h>
 
 #include "convert.h"
+#include "output-file.h"
 #include "perfetto-writer.h"
 #include "tracedat-input.h"
 
@@ -192,41 +191,6 @@ static int convert_records(struct tracecmd_input *handle,
 	return ret;
 }
 
-/* The process umask (read by setting it, so set it back). */
-static mode_t file_mode_mask(void)
-{
-	mode_t mask = umask(0);
-
-	umask(mask);
-	return mask;
-}
-
-/* A new file next to @out, to be renamed over it; its fd or -errno. */
-static int create_temp(const char *out, char **tmp)
-{
-	char *copy, *dir;
-	int fd;
-
-	copy = strdup(out);
-	if (!copy)
-		return -ENOMEM;
-	dir = dirname(copy);
-	if (asprintf(tmp, "%s/.%s.XXXXXX", dir,
-		     strrchr(out, '/') ? strrchr(out, '/') + 1 : out) < 0) {
-		free(copy);
-		*tmp = NULL;
-		return -ENOMEM;
-	}
-	free(copy);
-	fd = mkostemp(*tmp, O_CLOEXEC);
-	if (fd < 0) {
-		fd = -errno;
-		free(*tmp);
-		*tmp = NULL;
-	}
-	return fd;
-}
-
 int vt_convert(const char *in, const char *out,
 	       const struct vt_convert_format *format,
 	       struct vt_convert_result *result, char *msg, size_t msg_size)
@@ -235,10 +199,10 @@ int vt_convert(const char *in, const char *out,
 	struct vt_convert_input input = { 0 };
 	struct tracecmd_input *handle;
 	struct vt_perfetto_cpu_stats *stats;
+	struct vt_output_file file;
 	void *writer = NULL;
-	char *tmp = NULL;
 	struct stat st;
-	int fd, ret;
+	int ret;
 
 	ret = vt_tracedat_open(in, &handle, msg, msg_size);
 	if (ret)
@@ -254,13 +218,12 @@ int vt_convert(const char *in, const char *out,
 		goto out;
 	}
 
-	fd = create_temp(out, &tmp);
-	if (fd < 0) {
-		ret = fd;
+	ret = vt_output_file_create(&file, out);
+	if (ret) {
 		snprintf(msg, msg_size, "%s: %s", out, strerror(-ret));
 		goto out;
 	}
-	ret = format->create(&writer, fd, &input);
+	ret = format->create(&writer, file.fd, &input);
 	if (ret)
 		snprintf(msg, msg_size, "%s: %s", out, strerror(-ret));
 	if (!ret)
@@ -272,27 +235,21 @@ int vt_convert(const char *in, const char *out,
 			snprintf(msg, msg_size, "%s: %s", out,
 				 format->strerror(writer));
 	}
-	/* No fsync: a crash loses nothing, the input is still there. */
-	if (!ret && (fchmod(fd, 0666 & ~file_mode_mask()) || fstat(fd, &st))) {
+	if (!ret && fstat(file.fd, &st)) {
 		ret = -errno;
 		snprintf(msg, msg_size, "%s: %s", out, strerror(errno));
 	}
-	if (close(fd) && !ret) {
-		ret = -errno;
-		snprintf(msg, msg_size, "%s: %s", out, strerror(errno));
-	}
-	if (!ret && rename(tmp, out)) {
-		ret = -errno;
-		snprintf(msg, msg_size, "%s: %s", out, strerror(errno));
-	}
-	if (ret)
-		unlink(tmp);
-	else
+	if (ret) {
+		vt_output_file_discard(&file);
+	} else {
+		ret = vt_output_file_commit(&file, false);
+		if (ret)
+			snprintf(msg, msg_size, "%s: %s", out, strerror(-ret));
 		res.bytes = st.st_size;
+	}
 	if (writer)
 		format->free(writer);
 out:
-	free(tmp);
 	free(stats);
 	tracecmd_close(handle);
 	if (!ret && result)

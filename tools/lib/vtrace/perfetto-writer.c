@@ -119,6 +119,7 @@ struct vt_perfetto {
 	uint64_t first_ts;
 	uint64_t last_ts;
 	uint64_t events;
+	uint64_t written; /* bytes of whole packets in the file */
 	struct trace_seq seq;
 	int err;
 	char errbuf[256];
@@ -145,6 +146,7 @@ static int write_buffer(struct vt_perfetto *pf, struct vt_pb *pb)
 	const unsigned char *p = pb->buf;
 	size_t left = pb->len;
 	ssize_t n;
+	int err;
 
 	if (pb->err)
 		return fail(pf, pb->err, "encoding the trace: %s",
@@ -153,12 +155,20 @@ static int write_buffer(struct vt_perfetto *pf, struct vt_pb *pb)
 		n = write(pf->fd, p, left);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return fail(pf, -errno, "writing the trace: %s",
-				    strerror(errno));
+		if (n < 0) {
+			err = -errno;
+			/* Keep the file a whole number of packets. */
+			if (ftruncate(pf->fd, pf->written))
+				return fail(pf, err,
+					    "writing the trace: %s (and cutting it back to whole packets: %s)",
+					    strerror(-err), strerror(errno));
+			return fail(pf, err, "writing the trace: %s",
+				    strerror(-err));
+		}
 		p += n;
 		left -= n;
 	}
+	pf->written += pb->len;
 	vt_pb_reset(pb);
 	return 0;
 }
@@ -885,7 +895,7 @@ uint64_t vt_perfetto_events(const struct vt_perfetto *pf)
 
 const char *vt_perfetto_strerror(const struct vt_perfetto *pf)
 {
-	return pf->err ? pf->errbuf : "no error";
+	return pf->err ? pf->errbuf : "";
 }
 
 void vt_perfetto_free(struct vt_perfetto *pf)

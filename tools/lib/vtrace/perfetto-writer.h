@@ -79,7 +79,9 @@ struct vt_perfetto_cpu_stats {
 /**
  * vt_perfetto_create - start a Perfetto trace on a file descriptor
  * @pfp: set to the new writer on success, left NULL on failure
- * @fd: where to write; the writer writes sequentially and never closes it
+ * @fd: where to write; the writer writes sequentially and never closes
+ *	it. After a failed write the file is cut back to the packets
+ *	written whole, so it stays a valid (shorter) trace.
  * @opts: see struct vt_perfetto_opts
  *
  * Return: 0, -EINVAL for bad @opts, -ENOMEM, or a write error.
@@ -132,7 +134,8 @@ uint64_t vt_perfetto_events(const struct vt_perfetto *pf);
  * vt_perfetto_strerror - what the last failure was
  * @pf: the writer
  *
- * Return: a message, valid until vt_perfetto_free().
+ * Return: a message, valid until vt_perfetto_free(); "" when nothing
+ * failed.
  */
 const char *vt_perfetto_strerror(const struct vt_perfetto *pf);
 

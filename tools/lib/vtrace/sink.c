@@ -25,6 +25,7 @@ struct sink_format {
 /* The first one is the default, for any other extension. */
 static const struct sink_format sink_formats[] = {
 	{ "tracedat", ".dat", vtrace_tracedat_sink_create },
+	{ "perfetto", ".pftrace", vtrace_perfetto_sink_create },
 };
 
 #define NR_SINK_FORMATS (sizeof(sink_formats) / sizeof(sink_formats[0]))

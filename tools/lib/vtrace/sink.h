@@ -146,5 +146,6 @@ const char *vtrace_sink_formats(void);
 void vtrace_sink_free(struct vtrace_sink *sink);
 
 int vtrace_tracedat_sink_create(const char *path, struct vtrace_sink **out);
+int vtrace_perfetto_sink_create(const char *path, struct vtrace_sink **out);
 
 #endif /* _VTRACE_SINK_H */

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * An output file that appears only when complete (see output-file.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output-file.h"
+
+int vt_output_file_create(struct vt_output_file *out, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *copy;
+	int ret;
+
+	out->path = path;
+	out->fd = -1;
+	out->tmp = NULL;
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	ret = asprintf(&out->tmp, "%s/.%s.XXXXXX", dirname(copy),
+		       base ? base + 1 : path);
+	free(copy);
+	if (ret < 0) {
+		out->tmp = NULL;
+		return -ENOMEM;
+	}
+	out->fd = mkostemp(out->tmp, O_CLOEXEC);
+	if (out->fd < 0) {
+		ret = -errno;
+		free(out->tmp);
+		out->tmp = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+/* The process umask (read by setting it, so set it back). */
+static mode_t umask_of_process(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return mask;
+}
+
+int vt_output_file_commit(struct vt_output_file *out, bool durable)
+{
+	int ret = 0;
+
+	if (durable && fsync(out->fd))
+		ret = -errno;
+	if (!ret && fchmod(out->fd, 0666 & ~umask_of_process()))
+		ret = -errno;
+	if (close(out->fd) && !ret)
+		ret = -errno;
+	out->fd = -1;
+	if (!ret && rename(out->tmp, out->path))
+		ret = -errno;
+	if (ret)
+		unlink(out->tmp);
+	free(out->tmp);
+	out->tmp = NULL;
+	return ret;
+}
+
+void vt_output_file_discard(struct vt_output_file *out)
+{
+	if (out->fd >= 0)
+		close(out->fd);
+	if (out->tmp)
+		unlink(out->tmp);
+	free(out->tmp);
+	out->tmp = NULL;
+	out->fd = -1;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * An output file that appears only when complete: written as a temporary
+ * file in the same directory and renamed over the final name at the end,
+ * so a failure leaves no partial file and never destroys a file that was
+ * there before.
+ */
+#ifndef _VTRACE_OUTPUT_FILE_H
+#define _VTRACE_OUTPUT_FILE_H
+
+#include <stdbool.h>
+
+/**
+ * struct vt_output_file - an output being written
+ * @path: the final name
+ * @tmp: the temporary file's name, NULL when none is open
+ * @fd: the temporary file, -1 when none is open
+ */
+struct vt_output_file {
+	const char *path;
+	char *tmp;
+	int fd;
+};
+
+/**
+ * vt_output_file_create - start writing @path
+ * @out: the output; @out->fd is the file to write
+ * @path: the final name, borrowed until vt_output_file_commit() or
+ *	vt_output_file_discard()
+ *
+ * Return: 0 or a negative errno (e.g. -ENOENT for a missing directory).
+ */
+int vt_output_file_create(struct vt_output_file *out, const char *path);
+
+/**
+ * vt_output_file_commit - close the file and give it its final name
+ * @out: the output
+ * @durable: fsync the data first (a recording, which exists nowhere
+ *	else), or not (a conversion, whose source is still there)
+ *
+ * The file gets the permissions a new file would get (0666 less the
+ * umask). On failure the temporary file is removed.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vt_output_file_commit(struct vt_output_file *out, bool durable);
+
+/**
+ * vt_output_file_discard - close and remove the temporary file
+ * @out: the output; nothing happens when none is open
+ */
+void vt_output_file_discard(struct vt_output_file *out);
+
+#endif /* _VTRACE_OUTPUT_FILE_H */
