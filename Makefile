@@ -12,7 +12,8 @@
 #	dtbs		device-tree overlays for boards (dts/*.dtbo)
 #	demo		boot a VM with the module and its simulator, show the events
 #	check		every test: host, then each rig kernel; ends "N passed, N failed"
-#	bench		reader benchmarks: the host's tracefs, then the burst in a guest
+#	bench		reader benchmarks: the host's tracefs, libvtrace-atrace's
+#			marker cost, then the burst in a guest
 #	install		the helper, its man page and example category files, and
 #			libvtrace-atrace (header, static and shared library,
 #			pkg-config file); PREFIX=DIR, DESTDIR=
@@ -40,6 +41,7 @@ check:
 
 bench: tools
 	tools/bench/record-bench.sh
+	$(MAKE) -s -C selftests/vtrace_atrace bench
 	tools/rig/setup.sh
 	tools/rig/run-guest.sh --bench 6.12-amd64
 
