@@ -15,17 +15,20 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "slices-load.h"
 
 static void convert_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: vtrace convert IN.dat OUT [--format FORMAT] [--quiet]\n"
+		"usage: vtrace convert IN.dat OUT [--format FORMAT] [--split] [--quiet]\n"
 		"\n"
 		"Convert a trace.dat (vtrace's or trace-cmd's, version 6 or 7,\n"
 		"compressed or not) into another trace format. OUT's extension\n"
 		"selects the format unless --format is given.\n"
 		"\n"
 		"  --format FORMAT  one of: %s\n"
+		"  --split          dmtrace: write OUT.key and OUT.data (a .trace\n"
+		"                   ending replaced) instead of one combined file\n"
 		"  --quiet          print nothing on success\n",
 		vt_convert_format_names());
 }
@@ -35,13 +38,14 @@ int cmd_convert(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "split", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct vt_convert_format *format = NULL;
 	struct vt_convert_result res;
 	const char *in, *out;
-	bool quiet = false;
+	bool quiet = false, split = false;
 	char msg[512];
 	int opt;
 
@@ -59,6 +63,9 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 's':
+			split = true;
 			break;
 		case 'h':
 			convert_usage(stdout);
@@ -82,6 +89,8 @@ int cmd_convert(int argc, char **argv)
 			out, vt_convert_format_names());
 		return VTRACE_EXIT_USAGE;
 	}
+	if (split)
+		return cli_convert_dmtrace_split(format->name, in, out, quiet);
 	if (vt_convert(in, out, format, &res, msg, sizeof(msg))) {
 		vtrace_err("convert: %s", msg);
 		return VTRACE_EXIT_FAIL;

@@ -9,6 +9,7 @@
 
 #include <vtrace/dmtrace.h>
 #ifdef VTRACE_HAVE_TRACECMD
+#include <vtrace/dmtrace-convert.h>
 #include <vtrace/slices-tracedat.h>
 #endif
 
@@ -62,7 +63,7 @@ int cli_load_slices(const char *cmd, const char *file, struct vt_slices *s)
 
 	ret = vt_slices_from_tracedat(s, file, msg, sizeof(msg));
 	if (ret)
-		vtrace_err("%s: %s: %s", cmd, file, msg);
+		vtrace_err("%s: %s", cmd, msg);
 #else
 	ret = -EOPNOTSUPP;
 	vtrace_err("%s: %s: this vtrace is a static build, without libtracecmd: it reads method traces (.trace) only; read trace.dat files with a dynamic build",
@@ -98,3 +99,35 @@ int cli_finish_stdout(void)
 	vtrace_err("writing output: %s", strerror(errno));
 	return VTRACE_EXIT_USAGE;
 }
+
+#ifdef VTRACE_HAVE_TRACECMD
+/**
+ * cli_convert_dmtrace_split - vtrace convert --split
+ * @format: the format asked for, which must be "dmtrace"
+ * @in: the trace.dat
+ * @out: the pair's name
+ * @quiet: print nothing on success
+ *
+ * Return: the exit status.
+ */
+int cli_convert_dmtrace_split(const char *format, const char *in,
+			      const char *out, bool quiet)
+{
+	struct vt_dmtrace_write_stats st;
+	char msg[512];
+
+	if (strcmp(format, "dmtrace")) {
+		vtrace_err("convert: --split is for dmtrace output (.trace), not %s",
+			   format);
+		return VTRACE_EXIT_USAGE;
+	}
+	if (vt_dmtrace_convert_split(in, out, &st, msg, sizeof(msg))) {
+		vtrace_err("convert: %s", msg);
+		return VTRACE_EXIT_FAIL;
+	}
+	if (!quiet)
+		printf("%s: %zu records, %zu threads, %zu methods (dmtrace, .key + .data)\n",
+		       out, st.records, st.threads, st.methods);
+	return VTRACE_EXIT_OK;
+}
+#endif

@@ -17,6 +17,7 @@
 #include <trace-cmd.h>
 
 #include "convert.h"
+#include "dmtrace-convert.h"
 #include "output-file.h"
 #include "perfetto-writer.h"
 #include "tracedat-input.h"
@@ -72,6 +73,9 @@ static void perfetto_free(void *writer)
 static const struct vt_convert_format formats[] = {
 	{ "perfetto", ".pftrace", perfetto_create, perfetto_add_record,
 	  perfetto_finish, perfetto_strerror, perfetto_free },
+	{ "dmtrace", ".trace", vt_dmtrace_conv_create,
+	  vt_dmtrace_conv_add_record, vt_dmtrace_conv_finish,
+	  vt_dmtrace_conv_strerror, vt_dmtrace_conv_free },
 };
 
 #define NR_FORMATS (sizeof(formats) / sizeof(formats[0]))

@@ -65,6 +65,7 @@ LIBVTRACE_PKGS := libtracefs libtraceevent
 ifeq ($(PKG_CONFIG_STATIC),)
 LIBVTRACE_SRCS += slices-tracedat.c
 LIBVTRACE_SRCS += convert.c
+LIBVTRACE_SRCS += dmtrace-convert.c
 LIBVTRACE_SRCS += tracedat-input.c
 LIBVTRACE_PKGS += libtracecmd
 endif

@@ -6,7 +6,6 @@
  * sched/sched_switch (the threads' CPU time). See slices-tracedat.h.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +16,7 @@
 #include <trace-seq.h>
 
 #include <vtrace/slices-tracedat.h>
-#include <vtrace/tracedat-check.h>
+#include <vtrace/tracedat-input.h>
 
 enum kind { K_MARKER, K_ENTRY, K_EXIT, K_SWITCH };
 
@@ -40,20 +39,6 @@ struct vt_slices_feed {
 	struct item *items;
 	size_t nr, alloc;
 };
-
-static void set_msg(char *msg, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_msg(char *msg, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, size, fmt, ap);
-	va_end(ap);
-}
 
 static int event_id(struct tep_handle *tep, const char *sys, const char *name,
 		    struct tep_event **out)
@@ -320,56 +305,63 @@ int vt_slices_feed_finish(struct vt_slices_feed *feed, struct vt_slices *s)
 	return ret;
 }
 
+struct feed_file {
+	struct vt_slices_feed *feed;
+	const char *path;
+	char *msg;
+	size_t msg_size;
+};
+
 static int feed_one(struct tracecmd_input *handle, struct tep_record *rec,
 		    int cpu, void *data)
 {
-	return vt_slices_feed_record(data, rec);
+	struct feed_file *ff = data;
+	struct tep_event *event = tep_find_event_by_record(ff->feed->tep, rec);
+	char why[256];
+
+	if (event && !vt_tracedat_record_ok(event, rec, why, sizeof(why))) {
+		snprintf(ff->msg, ff->msg_size, "%s: %s", ff->path, why);
+		return -EINVAL;
+	}
+	return vt_slices_feed_record(ff->feed, rec);
 }
 
 /**
  * vt_slices_from_tracedat - build the slices of a trace.dat
  * @s: an initialized, empty set (vt_slices_init()); finished on success
  * @path: the trace.dat
- * @msg: set to why the file cannot be read, on failure
+ * @msg: set to why the file cannot be read (naming it), on failure
  * @msg_size: size of @msg
  *
- * The file's layout is checked first (vt_tracedat_check()).
+ * The file is opened and its records checked as vtrace report does
+ * (tracedat-input.h).
  *
- * Return: 0, -EINVAL for a file that is not a usable trace.dat, or
- * another negative errno.
+ * Return: 0, -EINVAL for a file that is not a usable trace.dat (an
+ * unfinished recording included), or another negative errno.
  */
 int vt_slices_from_tracedat(struct vt_slices *s, const char *path, char *msg,
 			    size_t msg_size)
 {
 	struct vt_slices_feed *feed = NULL;
 	struct tracecmd_input *handle;
+	struct feed_file ff = { .path = path, .msg = msg, .msg_size = msg_size };
 	int ret;
 
-	ret = vt_tracedat_check(path, msg, msg_size);
-	if (ret == -ENODATA) {
-		set_msg(msg, msg_size,
-			"incomplete: the recording that wrote it stopped before finishing the file");
-		return -EINVAL;
-	}
-	if (ret) {
-		if (ret != -EINVAL)
-			set_msg(msg, msg_size, "%s", strerror(-ret));
-		return ret;
-	}
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	handle = tracecmd_open(path, 0);
-	if (!handle) {
-		set_msg(msg, msg_size, "not a readable trace.dat");
-		return -EINVAL;
-	}
+	ret = vt_tracedat_open(path, &handle, msg, msg_size);
+	if (ret)
+		return ret == -ENODATA ? -EINVAL : ret;
 	ret = vt_slices_feed_new(&feed, tracecmd_get_tep(handle));
+	ff.feed = feed;
 	if (!ret)
-		ret = tracecmd_iterate_events(handle, NULL, 0, feed_one, feed);
+		ret = tracecmd_iterate_events(handle, NULL, 0, feed_one, &ff);
+	if (ret == -EINVAL) /* feed_one() said why */
+		goto out;
 	if (!ret)
 		ret = vt_slices_feed_finish(feed, s);
+	if (ret)
+		snprintf(msg, msg_size, "%s: %s", path, strerror(-ret));
+out:
 	vt_slices_feed_free(feed);
 	tracecmd_close(handle);
-	if (ret)
-		set_msg(msg, msg_size, "%s", strerror(-ret));
 	return ret;
 }
