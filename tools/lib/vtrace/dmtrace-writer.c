@@ -19,17 +19,16 @@
  * line holds one thread or method.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <vtrace/dmtrace.h>
 
 #include "dmtrace-format.h"
+#include "output-file.h"
 
 struct wthread {
 	int tid;
@@ -341,91 +340,73 @@ static int write_data(struct writer *w, FILE *f, char *msg, size_t msg_size)
 	return 0;
 }
 
-/* Writes @path through a temporary file renamed over it when complete. */
-static FILE *open_tmp(const char *path, char **tmp)
-{
-	int fd;
-
-	if (asprintf(tmp, "%s.tmpXXXXXX", path) < 0) {
-		*tmp = NULL;
-		return NULL;
-	}
-	fd = mkostemp(*tmp, O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	fchmod(fd, 0644);
-	return fdopen(fd, "w");
-}
-
-static int close_tmp(FILE *f, const char *tmp, const char *path, int ret,
+/*
+ * Writes one file through a temporary file renamed over @path when
+ * complete (output-file.h): the key, the data, or both.
+ */
+static int write_one(struct writer *w, const char *path, bool key, bool data,
 		     char *msg, size_t msg_size)
 {
+	struct vt_output_file out;
+	FILE *f = NULL;
+	int ret, fd;
+
+	ret = vt_output_file_create(&out, path);
+	if (ret)
+		return fail(msg, msg_size, ret, "%s: %s", path, strerror(-ret));
+	fd = dup(out.fd);
+	if (fd >= 0)
+		f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		vt_output_file_discard(&out);
+		return fail(msg, msg_size, ret, "%s: %s", path, strerror(-ret));
+	}
+	ret = key ? write_key(w, f) : 0;
+	if (!ret && data)
+		ret = write_data(w, f, msg, msg_size);
 	if (ferror(f) && !ret)
 		ret = fail(msg, msg_size, -EIO, "%s: write error", path);
 	if (fclose(f) && !ret)
-		ret = fail(msg, msg_size, -errno, "%s: %s", path, strerror(errno));
-	if (!ret && rename(tmp, path))
-		ret = fail(msg, msg_size, -errno, "%s: %s", path, strerror(errno));
+		ret = fail(msg, msg_size, -errno, "%s: %s", path,
+			   strerror(errno));
+	if (ret) {
+		vt_output_file_discard(&out);
+		return ret;
+	}
+	ret = vt_output_file_commit(&out, false);
 	if (ret)
-		unlink(tmp);
-	return ret;
+		return fail(msg, msg_size, ret, "%s: %s", path, strerror(-ret));
+	return 0;
 }
 
 static int write_files(struct writer *w, const char *path, bool split,
 		       char *msg, size_t msg_size)
 {
-	char *tmp = NULL, *key_path = NULL, *data_path = NULL;
+	char *key_path = NULL, *data_path = NULL;
 	size_t base;
-	FILE *f;
-	int ret = 0;
+	int ret;
 
-	if (!split) {
-		f = open_tmp(path, &tmp);
-		if (!f) {
-			ret = fail(msg, msg_size, -errno, "%s: %s", path,
-				   strerror(errno));
-			free(tmp);
-			return ret;
-		}
-		ret = write_key(w, f);
-		if (!ret)
-			ret = write_data(w, f, msg, msg_size);
-		ret = close_tmp(f, tmp, path, ret, msg, msg_size);
-		free(tmp);
-		return ret;
-	}
+	if (!split)
+		return write_one(w, path, true, true, msg, msg_size);
 	base = strlen(path);
 	if (base > 6 && !strcmp(path + base - 6, ".trace"))
 		base -= 6;
-	if (asprintf(&key_path, "%.*s.key", (int)base, path) < 0 ||
-	    asprintf(&data_path, "%.*s.data", (int)base, path) < 0) {
+	if (asprintf(&key_path, "%.*s.key", (int)base, path) < 0)
+		return -ENOMEM;
+	if (asprintf(&data_path, "%.*s.data", (int)base, path) < 0) {
 		free(key_path);
 		return -ENOMEM;
 	}
-	f = open_tmp(key_path, &tmp);
-	if (!f) {
-		ret = fail(msg, msg_size, -errno, "%s: %s", key_path,
-			   strerror(errno));
-	} else {
-		ret = write_key(w, f);
-		ret = close_tmp(f, tmp, key_path, ret, msg, msg_size);
-	}
-	free(tmp);
-	tmp = NULL;
+	ret = write_one(w, key_path, true, false, msg, msg_size);
 	if (!ret) {
-		f = open_tmp(data_path, &tmp);
-		if (!f) {
-			ret = fail(msg, msg_size, -errno, "%s: %s", data_path,
-				   strerror(errno));
-		} else {
-			ret = write_data(w, f, msg, msg_size);
-			ret = close_tmp(f, tmp, data_path, ret, msg, msg_size);
-		}
+		ret = write_one(w, data_path, false, true, msg, msg_size);
 		/* Half a pair is no trace: take the key back. */
 		if (ret)
 			unlink(key_path);
 	}
-	free(tmp);
 	free(key_path);
 	free(data_path);
 	return ret;
