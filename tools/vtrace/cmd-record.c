@@ -40,6 +40,8 @@ struct record_opts {
 	const char *clock;
 	const char *name;
 	unsigned int exclusive_prio;
+	/* Single-tenant settings asked for (VTRACE_SESSION_CPUMASK, ...). */
+	unsigned int session_features;
 	enum vtrace_reader_path path;
 	bool background;
 	bool verbose;
@@ -329,6 +331,9 @@ static int prepare(struct record *r)
 		.instance = o->instance,
 		.output = o->output,
 		.exclusive_prio = o->exclusive_prio,
+		/* The top level buffer's settings are global ones. */
+		.features = o->session_features |
+			    (o->instance ? 0 : VTRACE_SESSION_GLOBAL),
 	};
 	int ret;
 
