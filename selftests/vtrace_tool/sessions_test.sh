@@ -46,7 +46,7 @@ vt_require_tracefs
 have_trace_cmd=0
 command -v trace-cmd > /dev/null && have_trace_cmd=1
 
-ktap_set_plan 13
+ktap_set_plan 14
 
 # An instance whose recordings see nothing but markers.
 for i in $i1 $i2 $i3; do
@@ -357,6 +357,27 @@ vt_run record --name bad.name/x --instance $i1 -e $event -t 300ms -o "$work/x.da
 expect [ "$rc" = 2 ]
 expect contains "$err" "bad session name 'bad.name/x'"
 result plain_session_starts_after_exclusive_ended
+
+# A state directory others may write to, or a symbolic link, is not
+# trusted: nothing is recorded, nothing in tracefs changes.
+before=$(settings_of "$TRACEFS/instances/$i1")
+mkdir "$work/open"
+chmod 777 "$work/open"
+ln -s "$work/open" "$work/link"
+for dir in open link; do
+	# (not vt_run: an assignment before a function may outlive it)
+	VTRACE_STATE_DIR=$work/$dir "$VTRACE" record --instance $i1 \
+		-e $event -t 300ms -o "$work/untrusted.dat" 2> "$work/err"
+	rc=$?
+	err=$(cat "$work/err")
+	expect [ "$rc" = 1 ]
+	why="others may write to it"
+	[ $dir = link ] && why="not a directory (or a symbolic link)"
+	expect [ "$err" = "vtrace: error: cannot register the session: state directory $work/$dir is not trusted: $why" ]
+done
+expect [ ! -e "$work/untrusted.dat" ]
+expect [ "$(settings_of "$TRACEFS/instances/$i1")" = "$before" ]
+result untrusted_state_dir_refused
 
 # With vtrace.ko (the guests): its burst generator's events, recorded by
 # two sessions at once, each in its own instance, all of them in each.
