@@ -46,7 +46,7 @@ vt_require_tracefs
 have_trace_cmd=0
 command -v trace-cmd > /dev/null && have_trace_cmd=1
 
-ktap_set_plan 14
+ktap_set_plan 15
 
 # An instance whose recordings see nothing but markers.
 for i in $i1 $i2 $i3; do
@@ -357,6 +357,20 @@ vt_run record --name bad.name/x --instance $i1 -e $event -t 300ms -o "$work/x.da
 expect [ "$rc" = 2 ]
 expect contains "$err" "bad session name 'bad.name/x'"
 result plain_session_starts_after_exclusive_ended
+
+# Exclusive sessions are root's: refused to another user, before the
+# state directory or tracefs is looked at.
+if ! setpriv --reuid=65534 --regid=65534 --clear-groups true 2> /dev/null; then
+	ktap_test_skip "exclusive_needs_root (no setpriv --reuid)"
+else
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$VTRACE" record \
+		--exclusive-prio 3 -e $event -t 300ms -o /dev/null \
+		2> "$work/err"
+	rc=$?
+	expect [ "$rc" = 1 ]
+	expect [ "$(cat "$work/err")" = "vtrace: error: an exclusive session (exclusive_prio 3) may only be started by root" ]
+	result exclusive_needs_root
+fi
 
 # A state directory others may write to, or a symbolic link, is not
 # trusted: nothing is recorded, nothing in tracefs changes.
