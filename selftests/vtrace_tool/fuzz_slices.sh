@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fuzz_slices.sh FUZZER CORPUS SECONDS - run a libFuzzer target of the
-# slice builder (fuzz_slices: markers) or the dmtrace reader
-# (fuzz_dmtrace) over its seed corpus, then a bounded run, and print
+# slice builder (fuzz_slices: markers), the dmtrace reader
+# (fuzz_dmtrace) or the TraceConfig readers (fuzz_trace_config) over its
+# seed corpus, then a bounded run, and print
 # KTAP. With FUZZ_RUNS=N (make check) the bounded run is N inputs from
 # seed 1, so that a result means the same every time; otherwise SECONDS.
 # New inputs go to a scratch copy: the committed corpus stays as it is.

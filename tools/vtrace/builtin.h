@@ -23,6 +23,7 @@ int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_config(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_sessions(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -207,6 +207,75 @@ void cli_json_diags(struct vtrace_json *j, const struct vtrace_diags *diags)
 }
 
 /**
+ * cli_parse_duration - a -t argument
+ * @arg: "10s", "500ms", "2m", or seconds ("1.5")
+ * @ms: set to the duration in milliseconds
+ *
+ * Return: 0, or -EINVAL for anything else, or under 1 ms.
+ */
+int cli_parse_duration(const char *arg, long long *ms)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || v <= 0)
+		return -EINVAL;
+	if (!strcmp(end, "ms"))
+		;
+	else if (!*end || !strcmp(end, "s"))
+		v *= 1000;
+	else if (!strcmp(end, "m"))
+		v *= 60 * 1000;
+	else
+		return -EINVAL;
+	if (v < 1 || v > 1e12)
+		return -EINVAL;
+	*ms = (long long)v;
+	return 0;
+}
+
+/**
+ * cli_find_tracefs - find (or, as root, mount) tracefs and check access
+ * @dir: set to the tracing directory
+ *
+ * Prints what went wrong and what to do about it.
+ *
+ * Return: %VTRACE_EXIT_OK, or the exit status to fail with.
+ */
+int cli_find_tracefs(const char **dir)
+{
+	int ret;
+
+	ret = vtrace_tracing_dir(geteuid() == 0, dir);
+	if (ret == -ENODEV && geteuid() != 0) {
+		vtrace_err(
+			"tracefs is not mounted; as root, run: mount -t tracefs nodev %s",
+			VTRACE_TRACEFS_MOUNTPOINT);
+		return VTRACE_EXIT_FAIL;
+	}
+	if (ret) {
+		vtrace_err(
+			"cannot mount tracefs on %s: %s; mount it with: mount -t tracefs nodev %s",
+			VTRACE_TRACEFS_MOUNTPOINT, strerror(-ret),
+			VTRACE_TRACEFS_MOUNTPOINT);
+		return VTRACE_EXIT_FAIL;
+	}
+
+	/*
+	 * Without access every event would look missing: say so instead.
+	 * tracefs is root-only (0700) unless the system opened it up.
+	 */
+	if (access(*dir, R_OK | X_OK)) {
+		vtrace_err("cannot access tracefs at %s: %s (run as root)", *dir,
+			   strerror(errno));
+		return VTRACE_EXIT_FAIL;
+	}
+	return VTRACE_EXIT_OK;
+}
+
+/**
  * cli_open_tracefs - find (or mount) tracefs and open the instance
  * @instance: --instance argument, or NULL for the top level buffer
  * @mode: whether a missing instance is created
@@ -227,31 +296,9 @@ int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
 		vtrace_err("bad instance name '%s': %s", instance, nerr.reason);
 		return VTRACE_EXIT_USAGE;
 	}
-
-	ret = vtrace_tracing_dir(geteuid() == 0, &dir);
-	if (ret == -ENODEV && geteuid() != 0) {
-		vtrace_err(
-			"tracefs is not mounted; as root, run: mount -t tracefs nodev %s",
-			VTRACE_TRACEFS_MOUNTPOINT);
-		return VTRACE_EXIT_FAIL;
-	}
-	if (ret) {
-		vtrace_err(
-			"cannot mount tracefs on %s: %s; mount it with: mount -t tracefs nodev %s",
-			VTRACE_TRACEFS_MOUNTPOINT, strerror(-ret),
-			VTRACE_TRACEFS_MOUNTPOINT);
-		return VTRACE_EXIT_FAIL;
-	}
-
-	/*
-	 * Without access every event would look missing: say so instead.
-	 * tracefs is root-only (0700) unless the system opened it up.
-	 */
-	if (access(dir, R_OK | X_OK)) {
-		vtrace_err("cannot access tracefs at %s: %s (run as root)", dir,
-			   strerror(errno));
-		return VTRACE_EXIT_FAIL;
-	}
+	ret = cli_find_tracefs(&dir);
+	if (ret)
+		return ret;
 
 	ret = vtrace_instance_open(instance, mode, vi);
 	if (ret == -ENOENT) {

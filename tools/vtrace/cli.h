@@ -40,6 +40,8 @@ int cli_load_selection_files(const struct cli_files *files,
 			     struct vtrace_catmap *map, const char *cmd);
 int cli_selection_error(const struct vtrace_selection *sel, int err);
 void cli_selection_warn_missing(const struct vtrace_selection *sel);
+int cli_parse_duration(const char *arg, long long *ms);
+int cli_find_tracefs(const char **dir);
 int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
 		     struct vtrace_instance **vi);
 const char *cli_instance_label(const struct vtrace_instance *vi);

@@ -15,12 +15,14 @@
 #include <unistd.h>
 
 #include <vtrace/atrace-tags.h>
+#include <vtrace/atrace.h>
 #include <vtrace/categories.h>
 #include <vtrace/instance.h>
 #include <vtrace/json.h>
 #include <vtrace/recorder.h>
 #include <vtrace/ring-reader.h>
 #include <vtrace/selection.h>
+#include <vtrace/trace-config.h>
 
 #include "builtin.h"
 #include "cli.h"
@@ -46,6 +48,11 @@ struct record_opts {
 	bool background;
 	bool verbose;
 	bool json;
+	/* --config: what the command line does not override comes from @tc */
+	const char *config;
+	enum vtrace_config_format config_format;
+	bool strict;
+	struct vtrace_trace_config tc;
 };
 
 /**
@@ -58,6 +65,11 @@ struct record_opts {
  * @sel: the events asked for
  * @events: those of them on this kernel, to record
  * @nr_events: entries in @events
+ * @config_tags: userspace tags of the config's atrace_categories and
+ *	atrace_apps
+ * @tids: the config's tids_to_trace, for the recorder
+ * @options: the config's tracefs_options as "name" or "noname"
+ * @origins: "FILE:LINE:COL" of the config's ftrace_events, for messages
  * @rec: the recording
  */
 struct record {
@@ -69,6 +81,10 @@ struct record {
 	struct vtrace_selection sel;
 	const char **events;
 	size_t nr_events;
+	uint64_t config_tags;
+	pid_t *tids;
+	char **options;
+	char **origins;
 	struct vtrace_recorder *rec;
 };
 
@@ -92,7 +108,8 @@ static void usage(FILE *out)
 		"                     [--instance NAME]\n"
 		"                     [--clock CLOCK] [--reader auto|mmap|splice|read]\n"
 		"                     [--name NAME] [--exclusive-prio N]\n"
-		"                     [--background] [-v] [--json]\n\n"
+		"                     [--background] [-v] [--json]\n"
+		"       vtrace record --config FILE [--config-binary] [--strict] [OPTIONS]\n\n"
 		"Record the events of categories CAT and events group/event from every CPU's\n"
 		"ring buffer into FILE (default trace.dat, trace-cmd's format version 6),\n"
 		"until DURATION (10s, 500ms, 2m, or seconds) has passed, SIGINT or SIGTERM\n"
@@ -117,31 +134,12 @@ static void usage(FILE *out)
 		"                        priority N or lower\n"
 		"      --background      detach, print the PID; finish on SIGTERM or 'vtrace stop'\n"
 		"  -v, --verbose         tell the reader path and settings used\n"
-		"      --json            print the summary as JSON on stdout\n");
-}
-
-/* "10s", "500ms", "2m", "1.5" (seconds). */
-static int parse_duration(const char *arg, long long *ms)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || v <= 0)
-		return -EINVAL;
-	if (!strcmp(end, "ms"))
-		;
-	else if (!*end || !strcmp(end, "s"))
-		v *= 1000;
-	else if (!strcmp(end, "m"))
-		v *= 60 * 1000;
-	else
-		return -EINVAL;
-	if (v < 1 || v > 1e12)
-		return -EINVAL;
-	*ms = (long long)v;
-	return 0;
+		"      --json            print the summary as JSON on stdout\n"
+		"      --config FILE     a Perfetto TraceConfig (text format, or binary);\n"
+		"                        -c/-e add to it; -o, -t, -b, --instance, --name and\n"
+		"                        --exclusive-prio override it\n"
+		"      --config-binary   FILE is in binary form whatever it looks like\n"
+		"      --strict          what vtrace cannot honour in FILE is an error\n");
 }
 
 static int push(char ***list, size_t *nr, char *item)
@@ -164,6 +162,9 @@ enum {
 	OPT_NAME,
 	OPT_EXCLUSIVE_PRIO,
 	OPT_FORMAT,
+	OPT_CONFIG,
+	OPT_CONFIG_BINARY,
+	OPT_STRICT,
 };
 
 static int parse_args(int argc, char **argv, struct record_opts *o)
@@ -182,6 +183,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{ "background", no_argument, NULL, OPT_BACKGROUND },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "config-binary", no_argument, NULL, OPT_CONFIG_BINARY },
+		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "exclusive-prio", required_argument, NULL,
 		  OPT_EXCLUSIVE_PRIO },
@@ -191,7 +195,6 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	char *end, *tok, *save;
 	int c;
 
-	o->output = "trace.dat";
 	while ((c = getopt_long(argc, argv, "c:e:f:t:b:o:vh", longopts,
 				NULL)) != -1) {
 		switch (c) {
@@ -210,7 +213,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 				return -ENOMEM;
 			break;
 		case 't':
-			if (parse_duration(optarg, &o->duration_ms)) {
+			if (cli_parse_duration(optarg, &o->duration_ms)) {
 				vtrace_err(
 					"bad duration '%s' (examples: 10s, 500ms, 2m, 5)",
 					optarg);
@@ -255,6 +258,15 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		case OPT_JSON:
 			o->json = true;
 			break;
+		case OPT_CONFIG:
+			o->config = optarg;
+			break;
+		case OPT_CONFIG_BINARY:
+			o->config_format = VTRACE_CONFIG_BINARY;
+			break;
+		case OPT_STRICT:
+			o->strict = true;
+			break;
 		case OPT_NAME:
 			if (cli_parse_session_name(optarg))
 				return -EINVAL;
@@ -277,12 +289,162 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		vtrace_err("unexpected argument '%s'", argv[optind]);
 		return -EINVAL;
 	}
-	if (!o->nr_cats && !o->nr_events) {
+	if ((o->config_format || o->strict) && !o->config) {
+		vtrace_err("--config-binary and --strict need --config FILE");
+		return -EINVAL;
+	}
+	if (!o->nr_cats && !o->nr_events && !o->config) {
 		vtrace_err(
-			"nothing to record: give -c CATEGORY or -e group/event");
+			"nothing to record: give -c CATEGORY, -e group/event or --config FILE");
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The single-tenant tracefs settings a config asks for. */
+static unsigned int config_features(const struct vtrace_trace_config *tc)
+{
+	return (tc->tracing_cpumask.str ? VTRACE_SESSION_CPUMASK : 0) |
+	       (tc->nr_tids ? VTRACE_SESSION_TIDS : 0) |
+	       (tc->nr_options ? VTRACE_SESSION_OPTIONS : 0);
+}
+
+/*
+ * Read --config, refusing it before anything in tracefs changes, and take
+ * from it what the command line left unset; prints.
+ */
+static int apply_config(struct record_opts *o)
+{
+	struct vtrace_trace_config *tc = &o->tc;
+	struct vtrace_diags diags;
+	int ret;
+
+	vtrace_diags_init(&diags);
+	ret = vtrace_trace_config_load(tc, o->config, o->config_format,
+				       o->strict, &diags);
+	cli_print_diags(stderr, &diags);
+	vtrace_diags_free(&diags);
+	if (ret)
+		return ret;
+	if (!o->output)
+		o->output = tc->output_path.str;
+	if (!o->duration_ms)
+		o->duration_ms = tc->duration_ms;
+	if (!o->buffer_kb)
+		o->buffer_kb = tc->ftrace_buffer_size_kb;
+	if (!o->instance)
+		o->instance = tc->instance_name.str;
+	o->session_features |= config_features(tc);
+	if (!o->exclusive_prio && tc->has_exclusive_prio)
+		o->exclusive_prio = tc->exclusive_prio;
+	if (!o->name && tc->unique_session_name.str) {
+		struct vtrace_session_refused why = {
+			.why = VTRACE_SESSION_BAD_NAME,
+		};
+		char msg[256];
+
+		o->name = tc->unique_session_name.str;
+		if (vtrace_session_name_valid(o->name))
+			return 0;
+		snprintf(why.name, sizeof(why.name), "%s", o->name);
+		vtrace_session_refused_str(&why, msg, sizeof(msg));
+		fprintf(stderr, "%s:%u:%u: error: unique_session_name: %s\n",
+			tc->file, tc->unique_session_name.line,
+			tc->unique_session_name.column, msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+
+
+/* A finding about a config value, at its position; printed at once. */
+static void config_note(const struct vtrace_trace_config *tc,
+			const struct vtrace_tc_string *at,
+			enum vtrace_severity sev, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void config_note(const struct vtrace_trace_config *tc,
+			const struct vtrace_tc_string *at,
+			enum vtrace_severity sev, const char *fmt, ...)
+{
+	struct vtrace_diags diags;
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	vtrace_diags_init(&diags);
+	if (!at->line && at->column)
+		vtrace_diag_add(&diags, tc->file, 0, 0, sev, "byte %u: %s",
+				at->column - 1, msg);
+	else
+		vtrace_diag_add(&diags, tc->file, at->line, at->column, sev,
+				"%s", msg);
+	cli_print_diags(stderr, &diags);
+	vtrace_diags_free(&diags);
+}
+
+/*
+ * The config's atrace_categories and ftrace_events, before tracefs
+ * changes; prints. What this kernel lacks is a warning, an error with
+ * --strict: configs are shared between devices.
+ *
+ * Return: 0, -EINVAL (the config is refused), or -ENOMEM.
+ */
+static int select_config(struct record *r)
+{
+	const struct record_opts *o = r->opts;
+	const struct vtrace_trace_config *tc = &o->tc;
+	enum vtrace_severity sev = o->strict ? VTRACE_ERROR : VTRACE_WARNING;
+	const char *skipped = o->strict ? "" : " (skipped)";
+	const struct vtrace_tc_string *it;
+	size_t i, found, errors = 0;
+	int ret;
+
+	if (tc->atrace_categories.nr &&
+	    cli_load_selection_files(&o->catfiles, &r->map, "record"))
+		return -EINVAL;
+	for (i = 0; i < tc->atrace_categories.nr; i++) {
+		it = &tc->atrace_categories.items[i];
+		ret = vtrace_selection_add_category(&r->sel, &r->map, it->str);
+		if (ret == -ENOENT) {
+			config_note(tc, it, sev,
+				    "atrace category '%s' is neither a standard category nor in the category files%s",
+				    it->str, o->strict ? "" : " (ignored)");
+			errors += o->strict;
+		} else if (ret) {
+			return ret;
+		}
+		r->config_tags |= vtrace_atrace_tags_of(&it->str, 1);
+	}
+	r->origins = calloc(tc->ftrace_events.nr + 1, sizeof(*r->origins));
+	if (!r->origins)
+		return -ENOMEM;
+	for (i = 0; i < tc->ftrace_events.nr; i++) {
+		it = &tc->ftrace_events.items[i];
+		if (asprintf(&r->origins[i], "%s:%u:%u", tc->file, it->line,
+			     it->column) < 0)
+			return -ENOMEM;
+		ret = vtrace_selection_add_pattern(&r->sel, it->str,
+						   r->origins[i], &found);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret) {
+			config_note(tc, it, VTRACE_ERROR, "%s",
+				    vtrace_selection_strerror(&r->sel));
+			errors++;
+		} else if (!found) {
+			config_note(tc, it, sev,
+				    "event '%s' is not in this kernel's tracefs%s",
+				    it->str, skipped);
+			errors += o->strict;
+		}
+	}
+	if (tc->atrace_apps.nr)
+		r->config_tags |= ATRACE_TAG_APP;
+	return errors ? -EINVAL : 0;
 }
 
 /* The events of -c and -e that this kernel has; prints. */
@@ -292,7 +454,7 @@ static int resolve_events(struct record *r)
 	size_t i;
 	int ret = 0;
 
-	if (o->nr_cats &&
+	if (o->nr_cats && !r->map.nr_files &&
 	    cli_load_selection_files(&o->catfiles, &r->map, "record"))
 		return -EINVAL;
 	for (i = 0; !ret && i < o->nr_cats; i++)
@@ -391,7 +553,8 @@ static int show_progress(void *ctx, struct vtrace_recorder *rec)
 static void hold_atrace_tags(void *ctx, struct vtrace_recorder *rec)
 {
 	const struct record *r = ctx;
-	uint64_t tags = vtrace_atrace_tags_of(r->opts->cats, r->opts->nr_cats);
+	uint64_t tags = vtrace_atrace_tags_of(r->opts->cats, r->opts->nr_cats) |
+			r->config_tags;
 	int ret;
 
 	ret = vtrace_atrace_tags_hold(instance_name(r), tags);
@@ -421,6 +584,55 @@ static const struct vtrace_recorder_hooks progress_hooks = {
 	.stopping = release_atrace_tags,
 };
 
+/*
+ * What a config asks of the recording itself. Perfetto's buffer semantics:
+ * written into a file, the trace streams (and stops at max_file_size_bytes
+ * when given); kept in memory, it is the buffer's size_kb, which
+ * RING_BUFFER fills with the newest data and DISCARD stops taking at.
+ */
+static int config_recorder_opts(struct record *r,
+				struct vtrace_recorder_opts *ropts)
+{
+	const struct vtrace_trace_config *tc = &r->opts->tc;
+	size_t i;
+
+	if (!r->opts->config)
+		return 0;
+	ropts->drain_period_ms = tc->drain_period_ms;
+	if (tc->write_into_file) {
+		ropts->file_write_period_ms = tc->file_write_period_ms;
+		ropts->max_file_size = tc->max_file_size_bytes;
+		ropts->fill_policy = tc->max_file_size_bytes ?
+					     VTRACE_FILL_DISCARD :
+					     VTRACE_FILL_STREAM;
+	} else if (tc->has_buffer) {
+		ropts->fill_policy = tc->fill_policy;
+		ropts->max_file_size = tc->buffer_size_kb * 1024ULL;
+	}
+	ropts->cpumask = tc->tracing_cpumask.str;
+	if (tc->nr_tids) {
+		r->tids = calloc(tc->nr_tids, sizeof(*r->tids));
+		if (!r->tids)
+			return -ENOMEM;
+		for (i = 0; i < tc->nr_tids; i++)
+			r->tids[i] = tc->tids[i];
+		ropts->tids = r->tids;
+		ropts->nr_tids = tc->nr_tids;
+	}
+	if (tc->nr_options) {
+		r->options = calloc(tc->nr_options + 1, sizeof(*r->options));
+		if (!r->options)
+			return -ENOMEM;
+		for (i = 0; i < tc->nr_options; i++)
+			if (asprintf(&r->options[i], "%s%s",
+				     tc->options[i].enabled ? "" : "no",
+				     tc->options[i].name.str) < 0)
+				return -ENOMEM;
+		ropts->tracefs_options = (const char *const *)r->options;
+	}
+	return 0;
+}
+
 /* Make the recorder and start it; prints. */
 static int start(struct record *r)
 {
@@ -440,6 +652,11 @@ static int start(struct record *r)
 	struct vtrace_sink *sink;
 	int ret;
 
+	ret = config_recorder_opts(r, &ropts);
+	if (ret) {
+		vtrace_err("%s", strerror(-ret));
+		return ret;
+	}
 	ret = vtrace_sink_open(o->format, o->output, &sink);
 	if (ret == -EINVAL) {
 		vtrace_err("--format: no format '%s' (formats: %s)", o->format,
@@ -494,6 +711,7 @@ static int record(struct record *r)
 static int finish(struct record *r)
 {
 	int ret = 0;
+	size_t i;
 
 	signalled_recorder = NULL;
 	vtrace_recorder_destroy(r->rec);
@@ -508,6 +726,13 @@ static int finish(struct record *r)
 	vtrace_instance_close(r->vi);
 	free(r->events);
 	vtrace_selection_free(&r->sel);
+	for (i = 0; r->options && r->options[i]; i++)
+		free(r->options[i]);
+	free(r->options);
+	for (i = 0; r->origins && r->origins[i]; i++)
+		free(r->origins[i]);
+	free(r->origins);
+	free(r->tids);
 	vtrace_catmap_free(&r->map);
 	/* Last: "vtrace stop" waits for the recorder, which is done then. */
 	vtrace_session_end(r->session);
@@ -642,14 +867,32 @@ int cmd_record(int argc, char **argv)
 	struct record_opts opts = { .path = VTRACE_READER_AUTO };
 	struct record r = { .opts = &opts };
 	int ready = -1, ret, status = VTRACE_EXIT_FAIL;
+	const char *tracing_dir;
 
 	vtrace_catmap_init(&r.map);
 	vtrace_selection_init(&r.sel);
-	if (parse_args(argc, argv, &opts))
+	if (parse_args(argc, argv, &opts) ||
+	    (opts.config && apply_config(&opts))) {
+		vtrace_trace_config_free(&opts.tc);
 		return VTRACE_EXIT_USAGE;
-	if (opts.background && detach(&ready)) {
-		vtrace_err("cannot detach: %s", strerror(errno));
-		return VTRACE_EXIT_FAIL;
+	}
+	if (!opts.output)
+		opts.output = "trace.dat";
+	ret = cli_find_tracefs(&tracing_dir);
+	if (!ret && opts.config) {
+		ret = select_config(&r);
+		if (ret) {
+			finish(&r);
+			status = ret == -EINVAL ? VTRACE_EXIT_USAGE :
+						  VTRACE_EXIT_FAIL;
+			goto out;
+		}
+	}
+	if (ret || (opts.background && detach(&ready))) {
+		if (!ret)
+			vtrace_err("cannot detach: %s", strerror(errno));
+		finish(&r);
+		goto out;
 	}
 	install_signals();
 
@@ -669,6 +912,7 @@ int cmd_record(int argc, char **argv)
 	if (!ret)
 		status = r.aborted ? VTRACE_EXIT_ABORTED : VTRACE_EXIT_OK;
 out:
+	vtrace_trace_config_free(&opts.tc);
 	free(opts.cats);
 	free(opts.events);
 	free(opts.catfiles.names);

@@ -26,6 +26,8 @@ static const struct vtrace_command commands[] = {
 	{ "status", cmd_status, "show enabled events, buffer and clock" },
 	{ "record", cmd_record,
 	  "record events from every CPU into a trace.dat" },
+	{ "config", cmd_config,
+	  "print a Perfetto TraceConfig for the same recording" },
 	{ "stop", cmd_stop, "end a running (or --background) vtrace record" },
 	{ "sessions", cmd_sessions, "list the running recordings" },
 	{ "report", cmd_report, "print the events of a trace.dat" },

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <tracefs.h>
+
+#include <vtrace/atrace-categories.h>
 #include <vtrace/categories.h>
 #include <vtrace/event-name.h>
 #include <vtrace/instance.h>
@@ -44,6 +47,13 @@ void vtrace_selection_init(struct vtrace_selection *sel)
  */
 void vtrace_selection_free(struct vtrace_selection *sel)
 {
+	size_t i;
+
+	for (i = 0; i < sel->nr_owned; i++)
+		free(sel->owned[i]);
+	free(sel->owned);
+	sel->owned = NULL;
+	sel->nr_owned = 0;
 	vtrace_strtab_free(&sel->seen);
 	free(sel->changes);
 	free(sel->origins);
@@ -101,35 +111,204 @@ int vtrace_selection_add_event(struct vtrace_selection *sel, const char *name)
 	return add(sel, name, NULL);
 }
 
+/* Whether this kernel has @group/@event (by its enable or format file). */
+static bool has_event(const char *group, const char *event)
+{
+	return tracefs_event_file_exists(NULL, group, event, "enable") ||
+	       tracefs_event_file_exists(NULL, group, event, "format");
+}
+
+/* Select @group/@event under a name of its own (found in tracefs). */
+static int add_owned(struct vtrace_selection *sel, const char *group,
+		     const char *event, const char *origin)
+{
+	char **owned, *name;
+
+	owned = realloc(sel->owned, (sel->nr_owned + 1) * sizeof(*owned));
+	if (!owned)
+		return sel_error(sel, -ENOMEM, "out of memory");
+	sel->owned = owned;
+	if (asprintf(&name, "%s/%s", group, event) < 0)
+		return sel_error(sel, -ENOMEM, "out of memory");
+	owned[sel->nr_owned++] = name;
+	return add(sel, name, origin);
+}
+
+/* Every event of @group this kernel has; *found counts them. */
+static int add_group(struct vtrace_selection *sel, const char *group,
+		     const char *origin, size_t *found)
+{
+	char **events = tracefs_system_events(NULL, group);
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; events && events[i] && !ret; i++) {
+		if (!tracefs_event_file_exists(NULL, group, events[i],
+					       "enable"))
+			continue;
+		ret = add_owned(sel, group, events[i], origin);
+		(*found)++;
+	}
+	tracefs_list_free(events);
+	return ret;
+}
+
+/* "group/event" into @buf, split; @event is NULL without a '/'. */
+static void split_spec(const char *spec, char *buf, size_t size,
+		       const char **group, const char **event)
+{
+	char *slash;
+
+	snprintf(buf, size, "%s", spec);
+	slash = strchr(buf, '/');
+	*group = buf;
+	*event = NULL;
+	if (slash) {
+		*slash = '\0';
+		*event = slash + 1;
+	}
+}
+
+#define SPEC_MAX (2 * VTRACE_EVENT_PART_MAX + 2)
+
+/*
+ * A standard category's events that this kernel has, as Perfetto enables
+ * them: the others are skipped silently, as Perfetto skips them.
+ */
+static int add_standard(struct vtrace_selection *sel,
+			const struct vtrace_atrace_category *cat)
+{
+	const char *group, *event;
+	char buf[SPEC_MAX];
+	size_t i, found = 0;
+	int ret = 0;
+
+	for (i = 0; i < cat->nr_events && !ret; i++) {
+		split_spec(cat->events[i], buf, sizeof(buf), &group, &event);
+		if (!strcmp(event, "*"))
+			ret = add_group(sel, group, cat->name, &found);
+		else if (has_event(group, event))
+			ret = add(sel, cat->events[i], cat->name);
+	}
+	return ret;
+}
+
 /**
  * vtrace_selection_add_category - select the events of a category
  * @sel: the selection
  * @map: the category files, which must outlive @sel
- * @name: the category
+ * @name: the category: a standard atrace category (its kernel events that
+ *	this kernel has, see <vtrace/atrace-categories.h>), one of @map, or
+ *	both (the events of both)
  *
- * Return: 0, -ENOENT for a category that is not in @map, or -ENOMEM.
+ * Return: 0, -ENOENT for a category that is neither, or -ENOMEM.
  */
 int vtrace_selection_add_category(struct vtrace_selection *sel,
 				  const struct vtrace_catmap *map,
 				  const char *name)
 {
-	const struct vtrace_category *cat = vtrace_catmap_find(map, name);
+	const struct vtrace_atrace_category *std;
+	const struct vtrace_category *cat;
 	size_t i;
 	int ret;
 
-	if (!cat)
+	std = vtrace_atrace_category_find(name);
+	cat = vtrace_catmap_find(map, name);
+	if (!cat && !std)
 		return sel_error(
 			sel, -ENOENT,
 			"unknown category '%s' (%s; 'vtrace categories' lists them)",
 			name,
-			map->nr ? "not in the category files" :
-				  "no category file loaded");
-	for (i = 0; i < cat->nr_events; i++) {
+			map->nr ? "not a standard one nor in the category files" :
+				  "not a standard one, and no category file loaded");
+	if (std) {
+		ret = add_standard(sel, std);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; cat && i < cat->nr_events; i++) {
 		ret = add(sel, cat->events[i].name, cat->name);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+/* A bare event name: the one group of this kernel that has it. */
+static int add_bare(struct vtrace_selection *sel, const char *event,
+		    const char *origin, size_t *found)
+{
+	char **groups = tracefs_event_systems(NULL);
+	const char *only = NULL;
+	char where[256] = "";
+	size_t i, n = 0, off = 0;
+	int ret = 0;
+
+	for (i = 0; groups && groups[i]; i++) {
+		if (!has_event(groups[i], event))
+			continue;
+		if (!n++)
+			only = groups[i];
+		if (off < sizeof(where))
+			off += snprintf(where + off, sizeof(where) - off,
+					"%s%s", off ? ", " : "", groups[i]);
+	}
+	if (n > 1)
+		ret = sel_error(sel, -ENOTUNIQ,
+				"event '%s' is in more than one group (%s): give it as group/event",
+				event, where);
+	else if (n && tracefs_event_file_exists(NULL, only, event, "enable"))
+		ret = add_owned(sel, only, event, origin);
+	*found = n;
+	tracefs_list_free(groups);
+	return ret;
+}
+
+/**
+ * vtrace_selection_add_pattern - select a Perfetto ftrace_events entry
+ * @sel: the selection
+ * @spec: "group/event"; "group/" and "*", every event of the group; or a
+ *	bare event name, the one group that has it
+ * @origin: shown as the category of what it selects (e.g. the config's
+ *	FILE:LINE:COL); borrowed
+ * @found: set to the number of this kernel's events @spec names
+ *
+ * Only what this kernel has is selected: a config is shared between
+ * devices, and the caller says what @found 0 means.
+ *
+ * Return: 0, -EINVAL for a malformed @spec, -ENOTUNIQ for a bare name that
+ * several groups have, or -ENOMEM.
+ */
+int vtrace_selection_add_pattern(struct vtrace_selection *sel,
+				 const char *spec, const char *origin,
+				 size_t *found)
+{
+	char buf[SPEC_MAX], check[SPEC_MAX + 2];
+	struct vtrace_name_error nerr;
+	const char *group, *event;
+	size_t len;
+
+	*found = 0;
+	split_spec(spec, buf, sizeof(buf), &group, &event);
+	len = snprintf(check, sizeof(check), "%s/%s", event ? group : "x",
+		       event && strcmp(event, "*") ? event : event ? "x" :
+								      group);
+	if (strlen(spec) >= SPEC_MAX ||
+	    vtrace_event_name_check(check, len, &nerr))
+		return sel_error(sel, -EINVAL, "bad event name '%s': %s", spec,
+				 strlen(spec) >= SPEC_MAX ? "too long" :
+							    nerr.reason);
+	if (!event)
+		return add_bare(sel, group, origin, found);
+	if (!strcmp(event, "*"))
+		return add_group(sel, group, origin, found);
+	if (!has_event(group, event))
+		return 0;
+	*found = 1;
+	/* ftrace/print and the like: recorded whenever tracing is on. */
+	if (!tracefs_event_file_exists(NULL, group, event, "enable"))
+		return 0;
+	return add(sel, spec, origin);
 }
 
 /**

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Which events a command works on: categories (from the category files)
- * and "group/event" names expanded into a list of events, each once, with
+ * Which events a command works on: categories (standard atrace categories
+ * and those of the category files), "group/event" names, and Perfetto
+ * configs' ftrace_events ("group/event", whole groups, bare event names)
+ * expanded into a list of events, each once, with
  * the category each came from and whether this kernel has it. One module
  * for vtrace enable, disable and record, so that each mistake gets the
  * same message everywhere.
@@ -29,6 +31,9 @@ struct vtrace_instance;
  *	given by name
  * @nr: entries in @changes and @origins
  * @seen: event name to index in @changes
+ * @owned: names found in tracefs (whole groups, bare names), which
+ *	@changes borrow
+ * @nr_owned: entries in @owned
  * @err: the text of the last failure
  */
 struct vtrace_selection {
@@ -36,6 +41,8 @@ struct vtrace_selection {
 	const char **origins;
 	size_t nr;
 	struct vtrace_strtab seen;
+	char **owned;
+	size_t nr_owned;
 	char err[512];
 };
 
@@ -45,6 +52,9 @@ int vtrace_selection_add_event(struct vtrace_selection *sel, const char *name);
 int vtrace_selection_add_category(struct vtrace_selection *sel,
 				  const struct vtrace_catmap *map,
 				  const char *name);
+int vtrace_selection_add_pattern(struct vtrace_selection *sel,
+				 const char *spec, const char *origin,
+				 size_t *found);
 int vtrace_selection_add(struct vtrace_selection *sel,
 			 const struct vtrace_catmap *map, const char *target);
 int vtrace_selection_check(struct vtrace_selection *sel,

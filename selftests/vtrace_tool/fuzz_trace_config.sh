@@ -1,0 +1,1 @@
+fuzz_slices.sh
