@@ -31,7 +31,8 @@ mkdir -p "$out/corpus"
 pkgs="libtracecmd libtracefs libtraceevent"
 san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined"
 # shellcheck disable=SC2046
-clang $san -fsanitize=fuzzer -D_GNU_SOURCE -I"$top/tools/lib" -I"$cli" \
+clang $san -fsanitize=fuzzer -D_GNU_SOURCE -I"$top/tools/lib" \
+	-I"$top/tools/lib/atrace/include" -I"$cli" \
 	$(pkg-config --cflags $pkgs) -o "$out/fuzz_report" \
 	"$here/fuzz_report.c" "$cli/cmd-report.c" "$cli/cli.c" \
 	"$cli/report-dmtrace.c" "$cli/slices-load.c" \
@@ -39,7 +40,7 @@ clang $san -fsanitize=fuzzer -D_GNU_SOURCE -I"$top/tools/lib" -I"$cli" \
 # shellcheck disable=SC2046
 clang $san -D_GNU_SOURCE -I"$top/tools/lib" $(pkg-config --cflags libtracefs) \
 	-o "$out/tracedat_capture" "$here/tracedat_capture.c" \
-	"$lib/tracedat-writer.c" "$lib/tracedat-cpu-data.c" \
+	"$lib/tracedat-writer.c" "$lib/tracedat-cpu-data.c" "$lib/file-io.c" \
 	$(pkg-config --libs libtracefs libtraceevent)
 
 if [ ! -s "$out/corpus/seed.dat" ]; then
