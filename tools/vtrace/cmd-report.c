@@ -415,6 +415,8 @@ int cmd_report(int argc, char **argv)
 	}
 	r.tep = tracecmd_get_tep(handle);
 	trace_seq_init(&r.s);
+	/* Lines go out in large writes: a report is often megabytes. */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	ret = events ? parse_event_list(&r, events) : 0;
 	if (!ret)
 		ret = iterate(&r, handle, cpu);
