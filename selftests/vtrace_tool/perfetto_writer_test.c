@@ -249,6 +249,9 @@ TEST(golden_trace)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, vt_perfetto_create(&pf, fd, &opts));
 	EXPECT_EQ(0, write_records(pf));
+	EXPECT_EQ(0, vt_perfetto_set_tgid(pf, 1234, 1234));
+	EXPECT_EQ(0, vt_perfetto_set_tgid(pf, 5000, 1234)); /* no events */
+	EXPECT_EQ(-EINVAL, vt_perfetto_set_tgid(pf, -1, 1));
 	EXPECT_EQ(0, vt_perfetto_set_cpu_stats(pf, 1, &stats));
 	EXPECT_EQ(-ERANGE, vt_perfetto_set_cpu_stats(pf, 2, &stats));
 	EXPECT_EQ(0, vt_perfetto_finish(pf));

@@ -134,8 +134,8 @@ static int perfetto_begin(struct vtrace_sink *sink,
 	systems = event_systems(info->events);
 	if (!systems)
 		return -ENOMEM;
-	ps->tep = tracefs_local_events_system(NULL,
-					      (const char *const *)systems);
+	ps->tep =
+		tracefs_local_events_system(NULL, (const char *const *)systems);
 	free_systems(systems);
 	if (!ps->tep) {
 		snprintf(ps->err, sizeof(ps->err),
@@ -160,9 +160,8 @@ static int perfetto_begin(struct vtrace_sink *sink,
 
 	opts.tep = ps->tep;
 	if (info->clock && strcmp(info->clock, "boot"))
-		opts.have_clock_pair = clock_pair(info->instance,
-						  &opts.ftrace_ts,
-						  &opts.boot_ts);
+		opts.have_clock_pair = clock_pair(
+			info->instance, &opts.ftrace_ts, &opts.boot_ts);
 	ret = vt_output_file_create(&ps->file, sink->path);
 	if (ret) {
 		snprintf(ps->err, sizeof(ps->err), "creating %s: %s",
@@ -171,8 +170,8 @@ static int perfetto_begin(struct vtrace_sink *sink,
 	}
 	ret = vt_perfetto_create(&ps->pf, ps->file.fd, &opts);
 	if (ret) {
-		snprintf(ps->err, sizeof(ps->err), "writing %s: %s",
-			 sink->path, strerror(-ret));
+		snprintf(ps->err, sizeof(ps->err), "writing %s: %s", sink->path,
+			 strerror(-ret));
 		vt_output_file_discard(&ps->file);
 	}
 	return ret;
@@ -208,6 +207,22 @@ static int perfetto_add_subbuf(struct vtrace_sink *sink, int cpu,
 	return ret;
 }
 
+/* saved_tgids: "PID TGID" lines (kernels since 4.14, record-tgid on). */
+static void load_tgids(struct perfetto_sink *ps)
+{
+	char *text, *line, *save = NULL;
+	int pid, tgid;
+
+	text = tracefs_instance_file_read(NULL, "saved_tgids", NULL);
+	if (!text)
+		return;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%d %d", &pid, &tgid) == 2)
+			vt_perfetto_set_tgid(ps->pf, pid, tgid);
+	free(text);
+}
+
 static int perfetto_finish(struct vtrace_sink *sink,
 			   const struct vtrace_sink_end *end)
 {
@@ -230,8 +245,9 @@ static int perfetto_finish(struct vtrace_sink *sink,
 		};
 		vt_perfetto_set_cpu_stats(ps->pf, cpu, &stats);
 	}
-	/* Thread names: saved_cmdlines, read after tracing stopped. */
+	/* Thread names and processes, read after tracing stopped. */
 	tracefs_load_cmdlines(NULL, ps->tep);
+	load_tgids(ps);
 	ret = vt_perfetto_finish(ps->pf);
 	/* Even after a failed write: what is in the file is whole packets. */
 	commit = vt_output_file_commit(&ps->file, true);

@@ -116,6 +116,8 @@ struct vt_perfetto {
 	int64_t boot_ts;
 	uint64_t *pids; /* bitmap of the pids seen */
 	size_t pids_words;
+	int *tgids; /* by pid, 0: unknown */
+	size_t nr_tgids;
 	uint64_t first_ts;
 	uint64_t last_ts;
 	uint64_t events;
@@ -159,9 +161,10 @@ static int write_buffer(struct vt_perfetto *pf, struct vt_pb *pb)
 			err = -errno;
 			/* Keep the file a whole number of packets. */
 			if (ftruncate(pf->fd, pf->written))
-				return fail(pf, err,
-					    "writing the trace: %s (and cutting it back to whole packets: %s)",
-					    strerror(-err), strerror(errno));
+				return fail(
+					pf, err,
+					"writing the trace: %s (and cutting it back to whole packets: %s)",
+					strerror(-err), strerror(errno));
 			return fail(pf, err, "writing the trace: %s",
 				    strerror(-err));
 		}
@@ -776,6 +779,74 @@ int vt_perfetto_add_record(struct vt_perfetto *pf, struct tep_record *record)
 	return 0;
 }
 
+int vt_perfetto_set_tgid(struct vt_perfetto *pf, int pid, int tgid)
+{
+	size_t n;
+	int *tgids;
+
+	if (pid <= 0 || pid >= PID_LIMIT || tgid <= 0 || tgid >= PID_LIMIT)
+		return -EINVAL;
+	if ((size_t)pid >= pf->nr_tgids) {
+		n = (size_t)pid + 1 > 2 * pf->nr_tgids ? (size_t)pid + 1 :
+							 2 * pf->nr_tgids;
+		tgids = reallocarray(pf->tgids, n, sizeof(*tgids));
+		if (!tgids)
+			return -ENOMEM;
+		memset(tgids + pf->nr_tgids, 0,
+		       (n - pf->nr_tgids) * sizeof(*tgids));
+		pf->tgids = tgids;
+		pf->nr_tgids = n;
+	}
+	pf->tgids[pid] = tgid;
+	return 0;
+}
+
+static int tgid_of(const struct vt_perfetto *pf, int pid)
+{
+	return (size_t)pid < pf->nr_tgids ? pf->tgids[pid] : 0;
+}
+
+static bool pid_seen(const struct vt_perfetto *pf, int pid)
+{
+	return (size_t)pid / 64 < pf->pids_words &&
+	       pf->pids[pid / 64] & 1ull << (pid % 64);
+}
+
+/*
+ * A process for each thread group with a thread seen, named by its
+ * leader's comm: Perfetto names a process track by it.
+ */
+static void put_processes(struct vt_perfetto *pf, struct vt_pb *pb)
+{
+	int pid, tgid, max = 0;
+	uint64_t *done;
+	size_t words;
+
+	for (pid = 1; (size_t)pid < pf->nr_tgids; pid++)
+		if (pf->tgids[pid] > max)
+			max = pf->tgids[pid];
+	words = max / 64 + 1;
+	done = calloc(words, sizeof(*done));
+	if (!done) {
+		pb->err = pb->err ?: -ENOMEM;
+		return;
+	}
+	for (pid = 1; (size_t)pid < pf->nr_tgids; pid++) {
+		tgid = pf->tgids[pid];
+		if (!tgid || !pid_seen(pf, pid) ||
+		    done[tgid / 64] & 1ull << (tgid % 64))
+			continue;
+		done[tgid / 64] |= 1ull << (tgid % 64);
+		vt_pb_begin(pb, PF_PROCESS_TREE_PROCESSES);
+		vt_pb_int(pb, PF_PROCESS_PID, tgid);
+		if (tep_is_pid_registered(pf->tep, tgid))
+			vt_pb_string(pb, PF_PROCESS_CMDLINE,
+				     tep_data_comm_from_pid(pf->tep, tgid));
+		vt_pb_end(pb);
+	}
+	free(done);
+}
+
 int vt_perfetto_set_cpu_stats(struct vt_perfetto *pf, int cpu,
 			      const struct vt_perfetto_cpu_stats *stats)
 {
@@ -794,6 +865,14 @@ static int put_process_tree(struct vt_perfetto *pf)
 	size_t w;
 	int pid, ret;
 
+	if (pf->nr_tgids) {
+		packet_begin(pb);
+		vt_pb_varint(pb, PF_PACKET_TIMESTAMP,
+			     boot_time(pf, pf->first_ts));
+		vt_pb_begin(pb, PF_PACKET_PROCESS_TREE);
+		put_processes(pf, pb);
+		open = true;
+	}
 	for (w = 0; w < pf->pids_words; w++) {
 		if (!pf->pids[w])
 			continue;
@@ -812,6 +891,8 @@ static int put_process_tree(struct vt_perfetto *pf)
 			vt_pb_int(pb, PF_THREAD_TID, pid);
 			vt_pb_string(pb, PF_THREAD_NAME,
 				     tep_data_comm_from_pid(pf->tep, pid));
+			if (tgid_of(pf, pid))
+				vt_pb_int(pb, PF_THREAD_TGID, tgid_of(pf, pid));
 			vt_pb_end(pb);
 			if (pb->len < MISC_FLUSH_BYTES)
 				continue;
@@ -915,6 +996,7 @@ void vt_perfetto_free(struct vt_perfetto *pf)
 	trace_seq_destroy(&pf->seq);
 	free(pf->encs);
 	free(pf->pids);
+	free(pf->tgids);
 	free(pf->cpus);
 	free(pf);
 }

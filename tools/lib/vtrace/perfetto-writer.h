@@ -112,11 +112,25 @@ int vt_perfetto_set_cpu_stats(struct vt_perfetto *pf, int cpu,
 			      const struct vt_perfetto_cpu_stats *stats);
 
 /**
+ * vt_perfetto_set_tgid - give a thread's process (from saved_tgids)
+ * @pf: the writer
+ * @pid: the thread
+ * @tgid: its thread group (process) id
+ *
+ * The ProcessTree then puts @pid in process @tgid, so Perfetto groups
+ * its tracks under the process. Only pids that have events are written.
+ *
+ * Return: 0, -EINVAL for a pid out of range, or -ENOMEM.
+ */
+int vt_perfetto_set_tgid(struct vt_perfetto *pf, int pid, int tgid);
+
+/**
  * vt_perfetto_finish - write what is pending and the closing packets
  * @pf: the writer
  *
  * Writes each CPU's last bundle, the ProcessTree (thread names from the
- * saved cmdlines for every pid seen) and FtraceStats.
+ * saved cmdlines for every pid seen, in their processes where
+ * vt_perfetto_set_tgid() gave them) and FtraceStats.
  *
  * Return: 0, or the first error of the writer's life.
  */
