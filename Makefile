@@ -12,6 +12,7 @@
 #	dtbs		device-tree overlays for boards (dts/*.dtbo)
 #	demo		boot a VM with the module and its simulator, show the events
 #	check		every test: host, then each rig kernel; ends "N passed, N failed"
+#	lint		the static checks (tools/rig/lint.sh; make check runs them too)
 #	bench		reader benchmarks: the host's tracefs, libvtrace-atrace's
 #			marker cost, then the burst in a guest
 #	install		the helper, its man page and example category files, and
@@ -39,6 +40,9 @@ demo:
 check:
 	tools/rig/check.sh
 
+lint:
+	tools/rig/lint.sh
+
 bench: tools
 	tools/bench/record-bench.sh
 	$(MAKE) -s -C selftests/vtrace_atrace bench
@@ -55,4 +59,4 @@ clean:
 	$(MAKE) -C tools/lib/atrace clean
 	$(MAKE) -C dts clean
 
-.PHONY: all module tools dtbs demo check bench install clean
+.PHONY: all module tools dtbs demo check lint bench install clean

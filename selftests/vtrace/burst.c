@@ -28,7 +28,7 @@ static const char *status(struct __test_metadata *_metadata, const char *key)
 	static char val[64];
 
 	EXPECT_EQ(0, vt_ctl_status("burst/status", key, val, sizeof(val)))
-		TH_LOG("no %s in burst/status", key);
+	TH_LOG("no %s in burst/status", key);
 	return val;
 }
 
@@ -72,7 +72,8 @@ static void check_seq(const struct vt_record *rec, void *arg)
 	s->expect[rec->cpu] = val + 1;
 }
 
-FIXTURE(burst) {
+FIXTURE(burst)
+{
 	struct vt_tracing inst;
 	struct vt_format f;
 	uint64_t saved_running;
@@ -91,15 +92,16 @@ FIXTURE_SETUP(burst)
 	ASSERT_EQ(0, vt_instance_create(&self->inst, "burst"));
 	ASSERT_EQ(0, vt_tracing_write(&self->inst, "buffer_size_kb",
 				      BURST_BUFFER_KB));
-	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "mali/mali_pm_status", true));
+	ASSERT_EQ(0,
+		  vt_tracing_enable(&self->inst, "mali/mali_pm_status", true));
 }
 
 FIXTURE_TEARDOWN(burst)
 {
 	EXPECT_EQ(0, vt_ctl_write("burst/stop", "1"));
 	EXPECT_EQ(0, vt_instance_destroy(&self->inst));
-	EXPECT_EQ(0, vt_ctl_write("sim/running",
-				  self->saved_running ? "1" : "0"));
+	EXPECT_EQ(0,
+		  vt_ctl_write("sim/running", self->saved_running ? "1" : "0"));
 }
 
 TEST_F_TIMEOUT(burst, exact_count, 120)
@@ -116,7 +118,8 @@ TEST_F_TIMEOUT(burst, exact_count, 120)
 	snprintf(val, sizeof(val), "%d", BURST_PER_CPU);
 	ASSERT_EQ(0, vt_ctl_write("burst/start", val));
 	ASSERT_STREQ("done", wait_burst(_metadata, 90));
-	EXPECT_EQ(BURST_PER_CPU, strtoull(status(_metadata, "per_cpu"), NULL, 10));
+	EXPECT_EQ(BURST_PER_CPU,
+		  strtoull(status(_metadata, "per_cpu"), NULL, 10));
 	EXPECT_EQ(nr_online, atoi(status(_metadata, "cpus")));
 	EXPECT_EQ((uint64_t)BURST_PER_CPU * nr_online,
 		  strtoull(status(_metadata, "emitted"), NULL, 10));
@@ -128,7 +131,7 @@ TEST_F_TIMEOUT(burst, exact_count, 120)
 			continue;
 		ASSERT_EQ(0, vt_cpu_stats(&self->inst, cpu, &st));
 		EXPECT_EQ(online[cpu] ? BURST_PER_CPU : 0, st.entries)
-			TH_LOG("cpu %d", cpu);
+		TH_LOG("cpu %d", cpu);
 		EXPECT_EQ(0, st.overrun) TH_LOG("cpu %d", cpu);
 		EXPECT_EQ(0, st.commit_overrun) TH_LOG("cpu %d", cpu);
 		EXPECT_EQ(0, st.dropped) TH_LOG("cpu %d", cpu);
@@ -147,7 +150,7 @@ TEST_F_TIMEOUT(burst, exact_count, 120)
 	EXPECT_EQ(0, seq->out_of_order);
 	for (cpu = 0; cpu < VT_MAX_CPUS; cpu++)
 		EXPECT_EQ(online[cpu] ? BURST_PER_CPU : 0, seq->expect[cpu])
-			TH_LOG("cpu %d", cpu);
+	TH_LOG("cpu %d", cpu);
 	free(seq);
 }
 

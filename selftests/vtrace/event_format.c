@@ -55,11 +55,13 @@ static int kernel_char_signed(void)
 	return -1;
 }
 
-FIXTURE(format) {
+FIXTURE(format)
+{
 	struct vt_format f;
 };
 
-FIXTURE_VARIANT(format) {
+FIXTURE_VARIANT(format)
+{
 	const char *system;
 	const char *event;
 	int nr_fields;
@@ -187,14 +189,13 @@ TEST_F(format, print_fmt)
 		if (!strstr(self->f.print_fmt, ref)) {
 			snprintf(ref, sizeof(ref), "__get_str(%s)", name);
 			EXPECT_NE(NULL, strstr(self->f.print_fmt, ref))
-				TH_LOG("%s not printed: %s", name,
-				       self->f.print_fmt);
+			TH_LOG("%s not printed: %s", name, self->f.print_fmt);
 		}
 	}
 	for (i = 0; variant->print_words[i]; i++)
-		EXPECT_NE(NULL, strstr(self->f.print_fmt, variant->print_words[i]))
-			TH_LOG("no %s in: %s", variant->print_words[i],
-			       self->f.print_fmt);
+		EXPECT_NE(NULL,
+			  strstr(self->f.print_fmt, variant->print_words[i]))
+	TH_LOG("no %s in: %s", variant->print_words[i], self->f.print_fmt);
 }
 
 /* Each event system holds exactly the vendor events and nothing else. */
@@ -240,8 +241,7 @@ TEST(event_systems)
 	ASSERT_EQ(0, list_events("mali", names, sizeof(names)));
 	EXPECT_STREQ("gpu_power_state mali_pm_status", names);
 	ASSERT_EQ(0, list_events("thermal_exynos", names, sizeof(names)));
-	EXPECT_STREQ("thermal_cpu_pressure thermal_exynos_arm_update",
-		     names);
+	EXPECT_STREQ("thermal_cpu_pressure thermal_exynos_arm_update", names);
 }
 
 TEST_HARNESS_MAIN

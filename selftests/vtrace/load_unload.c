@@ -67,7 +67,8 @@ static void *reader_thread(void *arg)
 	return NULL;
 }
 
-FIXTURE(load_unload) {
+FIXTURE(load_unload)
+{
 	struct vt_tracing inst;
 	struct reader reader[VT_MAX_CPUS];
 	bool online[VT_MAX_CPUS];
@@ -90,7 +91,7 @@ FIXTURE_SETUP(load_unload)
 	ASSERT_EQ(0, vt_instance_create(&self->inst, "load_unload"));
 }
 
-static void stop_readers(FIXTURE_DATA(load_unload) *self)
+static void stop_readers(FIXTURE_DATA(load_unload) * self)
 {
 	int cpu;
 
@@ -117,7 +118,7 @@ FIXTURE_TEARDOWN(load_unload)
 }
 
 static void start_readers(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(load_unload) *self)
+			  FIXTURE_DATA(load_unload) * self)
 {
 	char rel[64], path[PATH_MAX];
 	int cpu;
@@ -128,7 +129,8 @@ static void start_readers(struct __test_metadata *_metadata,
 		if (!self->online[cpu])
 			continue;
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		ASSERT_EQ(0, vt_tracing_file(&self->inst, rel, path, sizeof(path)));
+		ASSERT_EQ(0, vt_tracing_file(&self->inst, rel, path,
+					     sizeof(path)));
 		r->fd = open(path, O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, r->fd);
 		ASSERT_EQ(0, pthread_create(&r->tid, NULL, reader_thread, r));
@@ -172,21 +174,21 @@ static uint64_t settled_kb(struct __test_metadata *_metadata, const char *key)
 
 /* One load, everything running, and an unload in the middle of it. */
 static void cycle(struct __test_metadata *_metadata,
-		  FIXTURE_DATA(load_unload) *self, int i)
+		  FIXTURE_DATA(load_unload) * self, int i)
 {
 	char tfs[PATH_MAX], state[32];
 	uint64_t running;
 
 	ASSERT_EQ(0, vt_module_load(vt_ko(false), LOAD_PARAMS))
-		TH_LOG("cycle %d", i);
+	TH_LOG("cycle %d", i);
 	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "mali", true));
 	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "thermal_exynos", true));
 	ASSERT_EQ(0, vt_ctl_write("burst/start", "100000000"));
 	ASSERT_EQ(0, vt_ctl_read_u64("sim/running", &running));
 	ASSERT_EQ(1, running);
 	usleep(5000 + (i % 10) * 1000);
-	ASSERT_EQ(0, vt_ctl_status("burst/status", "state", state,
-				   sizeof(state)));
+	ASSERT_EQ(0,
+		  vt_ctl_status("burst/status", "state", state, sizeof(state)));
 	ASSERT_STREQ("running", state) TH_LOG("cycle %d", i);
 	ASSERT_EQ(self->nr_online, count_tasks("vtrace_burst/"));
 
@@ -226,8 +228,8 @@ TEST_F_TIMEOUT(load_unload, under_load, 170)
 	EXPECT_LT(0, bytes);
 	EXPECT_EQ(0, count_tasks("vtrace_burst/"));
 	EXPECT_EQ(0, (taint_after & ~taint_before) & TAINT_PROBLEMS)
-		TH_LOG("taint %#llx -> %#llx", (unsigned long long)taint_before,
-		       (unsigned long long)taint_after);
+	TH_LOG("taint %#llx -> %#llx", (unsigned long long)taint_before,
+	       (unsigned long long)taint_after);
 	EXPECT_GE(slab_before + SLAB_TOLERANCE_KB, slab_after);
 }
 

@@ -52,7 +52,8 @@ static int sim_names(char *buf, size_t size)
 	return 0;
 }
 
-FIXTURE(of_sim) {
+FIXTURE(of_sim)
+{
 	struct vt_tracing inst;
 	char dt[128];
 	uint64_t saved_running, saved_seed;
@@ -70,9 +71,9 @@ FIXTURE_SETUP(of_sim)
 	ASSERT_EQ(0, vt_ctl_write("sim/running", "0"));
 	ASSERT_EQ(0, vt_instance_create(&self->inst, "of_sim"));
 	ASSERT_EQ(0, vt_tracing_write(&self->inst, "buffer_size_kb", "1024"));
-	ASSERT_EQ(0, vt_tracing_enable(&self->inst,
-				       "thermal_exynos/thermal_exynos_arm_update",
-				       true));
+	ASSERT_EQ(0, vt_tracing_enable(
+			     &self->inst,
+			     "thermal_exynos/thermal_exynos_arm_update", true));
 }
 
 FIXTURE_TEARDOWN(of_sim)
@@ -80,7 +81,8 @@ FIXTURE_TEARDOWN(of_sim)
 	char val[32];
 
 	EXPECT_EQ(0, vt_instance_destroy(&self->inst));
-	snprintf(val, sizeof(val), "%llu", (unsigned long long)self->saved_seed);
+	snprintf(val, sizeof(val), "%llu",
+		 (unsigned long long)self->saved_seed);
 	EXPECT_EQ(0, vt_ctl_write("sim/seed", val));
 	snprintf(val, sizeof(val), "%llu",
 		 (unsigned long long)self->saved_running);
@@ -109,9 +111,9 @@ static int64_t count_updates(struct vt_tracing *inst, const char *names,
 		snprintf(filter, sizeof(filter), "tmu_name == \"%s\"", name);
 	}
 	if (vt_tracing_filter(inst, "thermal_exynos/thermal_exynos_arm_update",
-			      filter) || vt_tracing_clear(inst) ||
-	    vt_ctl_write("sim/seed", "1") || vt_ctl_write("sim/step", STEPS) ||
-	    vt_total_stats(inst, &sum))
+			      filter) ||
+	    vt_tracing_clear(inst) || vt_ctl_write("sim/seed", "1") ||
+	    vt_ctl_write("sim/step", STEPS) || vt_total_stats(inst, &sum))
 		return -1;
 	return sum.entries;
 }

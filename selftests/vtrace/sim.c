@@ -39,7 +39,7 @@ struct sim_trace {
 	struct sim_event *ev;
 	size_t nr, cap;
 	int foreign; /* records of other event types */
-	int bad;     /* records that would not decode */
+	int bad; /* records that would not decode */
 };
 
 static const char *const kind_field[NR_KINDS][6] = {
@@ -82,7 +82,8 @@ static void add_event(const struct vt_record *rec, void *arg)
 		t->ev[t->nr++] = e;
 }
 
-FIXTURE(sim) {
+FIXTURE(sim)
+{
 	struct vt_tracing inst;
 	struct sim_trace trace;
 	uint64_t saved_running, saved_period, saved_seed;
@@ -102,7 +103,7 @@ FIXTURE_SETUP(sim)
 	bool online[VT_MAX_CPUS];
 	const char *why = vt_skip_reason();
 	char names[80] = "";
-	int k;
+	int k, n;
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -112,9 +113,11 @@ FIXTURE_SETUP(sim)
 	ASSERT_EQ(0, vt_ctl_read_u64("sim/running", &self->saved_running));
 	ASSERT_EQ(0, vt_ctl_read_u64("sim/period_ms", &self->saved_period));
 	ASSERT_EQ(0, vt_ctl_read_u64("sim/seed", &self->saved_seed));
-	ASSERT_LT(0, vt_read(VT_DEBUGFS "/sim/tmu_names", names, sizeof(names)));
-	ASSERT_EQ(4, sscanf(names, "%15s %15s %15s %15s", self->tmu[0],
-			    self->tmu[1], self->tmu[2], self->tmu[3]));
+	ASSERT_LT(0,
+		  vt_read(VT_DEBUGFS "/sim/tmu_names", names, sizeof(names)));
+	n = sscanf(names, "%15s %15s %15s %15s", self->tmu[0], self->tmu[1],
+		   self->tmu[2], self->tmu[3]);
+	ASSERT_EQ(4, n);
 	ASSERT_EQ(0, vt_ctl_write("sim/running", "0"));
 
 	/* sim/step emits from the writer's context: keep it on one CPU. */
@@ -138,7 +141,8 @@ FIXTURE_TEARDOWN(sim)
 	snprintf(val, sizeof(val), "%llu",
 		 (unsigned long long)self->saved_period);
 	EXPECT_EQ(0, vt_ctl_write("sim/period_ms", val));
-	snprintf(val, sizeof(val), "%llu", (unsigned long long)self->saved_seed);
+	snprintf(val, sizeof(val), "%llu",
+		 (unsigned long long)self->saved_seed);
 	EXPECT_EQ(0, vt_ctl_write("sim/seed", val));
 	snprintf(val, sizeof(val), "%llu",
 		 (unsigned long long)self->saved_running);
@@ -150,8 +154,8 @@ FIXTURE_TEARDOWN(sim)
  * every STEP_CHUNK steps into self->trace (emptied first).  Every event
  * must reach the buffer: no overrun, no lost pages.
  */
-static void run_sim(struct __test_metadata *_metadata,
-		    FIXTURE_DATA(sim) *self, uint64_t seed, uint64_t steps)
+static void run_sim(struct __test_metadata *_metadata, FIXTURE_DATA(sim) * self,
+		    uint64_t seed, uint64_t steps)
 {
 	struct vt_cpu_stats st;
 	struct vt_consumed seen;
@@ -252,8 +256,7 @@ static int valid_shader_mask(uint64_t mask)
 	       !(mask & (mask + 1));
 }
 
-static bool is_mask(const struct sim_trace *t, size_t i, uint64_t core,
-		    bool on)
+static bool is_mask(const struct sim_trace *t, size_t i, uint64_t core, bool on)
 {
 	const struct sim_event *e = &t->ev[i];
 
@@ -306,8 +309,8 @@ TEST_F_TIMEOUT(sim, invariants, 120)
 		case POWER:
 			ASSERT_EQ(level, (int)e->v[1]) TH_LOG("event %zu", i);
 			ASSERT_EQ(1, abs((int)e->v[2] - (int)e->v[1]))
-				TH_LOG("event %zu: %d -> %d", i, (int)e->v[1],
-				       (int)e->v[2]);
+			TH_LOG("event %zu: %d -> %d", i, (int)e->v[1],
+			       (int)e->v[2]);
 			/* change_ns is simulated time: step * period. */
 			ASSERT_EQ(0, e->v[0] % period_ns);
 			ASSERT_LT(last_ns, e->v[0]) TH_LOG("event %zu", i);
@@ -321,8 +324,8 @@ TEST_F_TIMEOUT(sim, invariants, 120)
 				ASSERT_EQ(1, l2 & tiler) TH_LOG("event %zu", i);
 			/* ... and in the same step, right next to it. */
 			ASSERT_TRUE(domain_neighbours(&self->trace, i))
-				TH_LOG("event %zu: %d -> %d", i, (int)e->v[1],
-				       (int)e->v[2]);
+			TH_LOG("event %zu: %d -> %d", i, (int)e->v[1],
+			       (int)e->v[2]);
 			level = e->v[2];
 			last_ns = e->v[0];
 			transitions++;
@@ -331,16 +334,17 @@ TEST_F_TIMEOUT(sim, invariants, 120)
 			ASSERT_EQ(SIM_GPU_ID, e->v[0]);
 			if (e->v[1] == CORE_SHADER) {
 				mask = &shader;
-				ASSERT_TRUE(!e->v[2] || valid_shader_mask(e->v[2]))
-					TH_LOG("shader mask %#llx",
-					       (unsigned long long)e->v[2]);
+				ASSERT_TRUE(!e->v[2] ||
+					    valid_shader_mask(e->v[2]))
+				TH_LOG("shader mask %#llx",
+				       (unsigned long long)e->v[2]);
 				if (e->v[2])
 					ASSERT_EQ(STACKS, level);
 			} else {
 				ASSERT_TRUE(e->v[1] == CORE_L2 ||
 					    e->v[1] == CORE_TILER)
-					TH_LOG("core type %#llx",
-					       (unsigned long long)e->v[1]);
+				TH_LOG("core type %#llx",
+				       (unsigned long long)e->v[1]);
 				mask = e->v[1] == CORE_L2 ? &l2 : &tiler;
 				ASSERT_GE(1, e->v[2]);
 				if (e->v[2])
@@ -358,7 +362,7 @@ TEST_F_TIMEOUT(sim, invariants, 120)
 			ASSERT_TRUE(e->v[1] == 0 || e->v[1] == 256 ||
 				    e->v[1] == 512 || e->v[1] == 768 ||
 				    e->v[1] == 896)
-				TH_LOG("pressure %llu", (unsigned long long)e->v[1]);
+			TH_LOG("pressure %llu", (unsigned long long)e->v[1]);
 			ASSERT_NE(pressure[e->v[0]], e->v[1]);
 			pressure[e->v[0]] = e->v[1];
 			pressures++;
@@ -368,7 +372,7 @@ TEST_F_TIMEOUT(sim, invariants, 120)
 				    !strcmp(e->name, self->tmu[1]) ||
 				    !strcmp(e->name, self->tmu[2]) ||
 				    !strcmp(e->name, self->tmu[3]))
-				TH_LOG("tmu %s", e->name);
+			TH_LOG("tmu %s", e->name);
 			/* The GPU's zone never throttles CPUs. */
 			if (!strcmp(e->name, self->tmu[3]))
 				ASSERT_EQ(0, e->v[0]);
@@ -427,7 +431,8 @@ TEST_F(sim, periodic)
 	EXPECT_EQ(s1, s2);
 
 	self->trace.nr = 0;
-	ASSERT_EQ(0, vt_consume_all(&self->inst, add_event, &self->trace, &seen));
+	ASSERT_EQ(0,
+		  vt_consume_all(&self->inst, add_event, &self->trace, &seen));
 	EXPECT_LT(0, seen.records);
 	EXPECT_EQ(0, self->trace.foreign);
 }
@@ -456,11 +461,11 @@ TEST_F(sim, default_parameters)
 {
 	char buf[32];
 
-	ASSERT_LT(0, vt_read("/sys/module/vtrace/parameters/sim_autostart",
-			     buf, sizeof(buf)));
+	ASSERT_LT(0, vt_read("/sys/module/vtrace/parameters/sim_autostart", buf,
+			     sizeof(buf)));
 	EXPECT_STREQ("N\n", buf);
-	ASSERT_LT(0, vt_read("/sys/module/vtrace/parameters/sim_period_ms",
-			     buf, sizeof(buf)));
+	ASSERT_LT(0, vt_read("/sys/module/vtrace/parameters/sim_period_ms", buf,
+			     sizeof(buf)));
 	EXPECT_STREQ("100\n", buf);
 	ASSERT_LT(0, vt_read("/sys/module/vtrace/parameters/sim_seed", buf,
 			     sizeof(buf)));

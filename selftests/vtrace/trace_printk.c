@@ -20,23 +20,23 @@
 
 #define DEBUG_MASK_PARAM "/sys/module/vtrace/parameters/debug_mask"
 #define DBG_CONTROL 1 /* module/debug.h: emit and control files */
-#define DBG_SIM 2     /* simulator steps */
-#define DBG_BURST 4   /* burst threads */
+#define DBG_SIM 2 /* simulator steps */
+#define DBG_BURST 4 /* burst threads */
 
 enum printk_kind { PRINT, BPRINT, BPUTS, NR_PRINTK_KINDS };
 
 static const char *const printk_events[NR_PRINTK_KINDS] = { "print", "bprint",
-							     "bputs" };
+							    "bputs" };
 
 /* trace_printk records found in the top-level buffer. */
 struct printk_count {
 	struct vt_format fmt[NR_PRINTK_KINDS];
 	uint64_t text_lo, text_hi; /* vtrace.ko, from /proc/modules */
-	char *formats;		   /* printk_formats text */
+	char *formats; /* printk_formats text */
 	uint64_t n[NR_PRINTK_KINDS];
 	uint64_t outside_module; /* ip not in vtrace.ko */
 	uint64_t unknown_format; /* bprint fmt not in printk_formats */
-	char last_print[300];	 /* text of the last print record */
+	char last_print[300]; /* text of the last print record */
 };
 
 static bool format_listed(const char *formats, uint64_t addr)
@@ -71,7 +71,8 @@ static void count_printk(const struct vt_record *rec, void *arg)
 
 		if (len >= sizeof(c->last_print))
 			len = sizeof(c->last_print) - 1;
-		memcpy(c->last_print, (const char *)rec->data + buf->offset, len);
+		memcpy(c->last_print, (const char *)rec->data + buf->offset,
+		       len);
 		c->last_print[len] = '\0';
 		return;
 	}
@@ -92,11 +93,13 @@ static int module_range(uint64_t *lo, uint64_t *hi)
 	text = vt_read_all("/proc/modules", &len);
 	if (!text)
 		return -errno;
-	for (line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (line = text; line;
+	     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		if (strncmp(line, "vtrace ", 7))
 			continue;
 		if (sscanf(line, "vtrace %llu %*d %*s %*s 0x%llx", &size,
-			   &addr) == 2 && addr) {
+			   &addr) == 2 &&
+		    addr) {
 			*lo = addr;
 			*hi = addr + size;
 			ret = 0;
@@ -107,7 +110,8 @@ static int module_range(uint64_t *lo, uint64_t *hi)
 	return ret;
 }
 
-FIXTURE(printk) {
+FIXTURE(printk)
+{
 	struct vt_tracing top;
 	struct printk_count c;
 	uint64_t saved_tracing_on;
@@ -163,12 +167,13 @@ static char *printk_formats(void)
 }
 
 /* Load @ko with @params and learn where it is and what formats exist. */
-static void load(struct __test_metadata *_metadata, FIXTURE_DATA(printk) *self,
+static void load(struct __test_metadata *_metadata, FIXTURE_DATA(printk) * self,
 		 const char *ko, const char *params)
 {
 	if (vt_module_loaded())
 		ASSERT_EQ(0, vt_module_unload());
-	ASSERT_EQ(0, vt_module_load(ko, params)) TH_LOG("insmod %s %s", ko, params);
+	ASSERT_EQ(0, vt_module_load(ko, params))
+	TH_LOG("insmod %s %s", ko, params);
 	ASSERT_EQ(0, module_range(&self->c.text_lo, &self->c.text_hi));
 	free(self->c.formats);
 	self->c.formats = printk_formats();
@@ -177,7 +182,7 @@ static void load(struct __test_metadata *_metadata, FIXTURE_DATA(printk) *self,
 
 /* Count the trace_printk records now in the buffer, and empty it. */
 static uint64_t drain(struct __test_metadata *_metadata,
-		      FIXTURE_DATA(printk) *self)
+		      FIXTURE_DATA(printk) * self)
 {
 	struct vt_consumed seen;
 	int k;

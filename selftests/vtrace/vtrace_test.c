@@ -479,7 +479,8 @@ static int vt_parse_field(const char *line, struct vt_field *fld)
 	if (sp == decl)
 		return -EINVAL;
 	len = sp - 1 - decl;
-	if (len >= sizeof(fld->type) || (size_t)(semi - sp) >= sizeof(fld->name))
+	if (len >= sizeof(fld->type) ||
+	    (size_t)(semi - sp) >= sizeof(fld->name))
 		return -EINVAL;
 	memcpy(fld->type, decl, len);
 	fld->type[len] = '\0';

@@ -10,16 +10,19 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "builtin.h"
 
-static char path[] = "/tmp/vtrace-fuzz-XXXXXX";
+#define PATH_TEMPLATE "/tmp/vtrace-fuzz-XXXXXX"
+
+static char path[sizeof(PATH_TEMPLATE)];
 static int fd = -1;
 
 static void report(char *json)
 {
-	char *argv[] = { "report", path, json, NULL };
+	char *argv[4] = { "report", path, json, NULL };
 
 	cmd_report(json ? 3 : 2, argv);
 }
@@ -28,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (fd < 0) {
 		/* Output goes nowhere: fuzz_report.sh passes -close_fd_mask=3. */
+		memcpy(path, PATH_TEMPLATE, sizeof(path));
 		fd = mkstemp(path);
 		if (fd < 0)
 			abort();

@@ -124,15 +124,15 @@ FIXTURE_VARIANT(ring)
 	enum vtrace_reader_path path;
 };
 
-FIXTURE_VARIANT_ADD(ring, mmap){
+FIXTURE_VARIANT_ADD(ring, mmap) {
 	.path = VTRACE_READER_MMAP,
 };
 
-FIXTURE_VARIANT_ADD(ring, splice){
+FIXTURE_VARIANT_ADD(ring, splice) {
 	.path = VTRACE_READER_SPLICE,
 };
 
-FIXTURE_VARIANT_ADD(ring, read){
+FIXTURE_VARIANT_ADD(ring, read) {
 	.path = VTRACE_READER_READ,
 };
 
@@ -146,7 +146,8 @@ static int set_buffer_kb(struct tracefs_instance *instance, int kb)
 
 FIXTURE_SETUP(ring)
 {
-	const char *systems[] = { "ftrace", NULL };
+	const char *path_name = vtrace_reader_path_name(variant->path);
+	static const char *const systems[] = { "ftrace", NULL };
 	char name[64];
 	int cpu, ret;
 
@@ -167,8 +168,7 @@ FIXTURE_SETUP(ring)
 					      variant->path,
 					      &self->readers[cpu]);
 		if (ret == -EOPNOTSUPP)
-			SKIP(return, "%s reader not offered by this kernel",
-				   vtrace_reader_path_name(variant->path));
+			SKIP(return, "no %s reader on this kernel", path_name);
 		if (ret == -ENODEV)
 			continue; /* a possible CPU never brought up */
 		ASSERT_EQ(0, ret);

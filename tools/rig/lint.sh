@@ -1,11 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lint.sh - static checks as KTAP: the module builds without a warning at
-# W=1 and under sparse (C=1) against each rig kernel's headers, checkpatch
-# --strict is clean on module/, the default build has no trace_printk in it,
-# tools/ is formatted with the kernel's .clang-format, and the device-tree
-# overlays in dts/ compile without a dtc warning.
+# lint.sh [--no-module] - static checks as KTAP (make lint): the module
+# builds without a warning at W=1 and under sparse (C=1) against each rig
+# kernel's headers, the default build has no trace_printk in it,
+# checkpatch --strict is clean on every C file (module/, tools/,
+# selftests/), they are formatted with the kernel's .clang-format,
+# kernel-doc -none -Wall finds nothing in the libraries (tools/lib/), and
+# the device-tree overlays in dts/ compile without a dtc warning.
+# --no-module skips the module builds (minutes): the checks of the files
+# alone, for running before landing.
 
 set -uo pipefail
 
@@ -14,6 +18,9 @@ top=$(cd "$rig/../.." && pwd)
 work="$top/.cache/rig/lint"
 ksrc="$top/.cache/linux-source"
 targets=(6.12-amd64 6.12-arm64 6.1-amd64)
+if [ "${1:-}" = --no-module ]; then
+	targets=()
+fi
 
 n=0
 result() {
@@ -22,7 +29,7 @@ result() {
 }
 
 echo "TAP version 13"
-echo "1..$((${#targets[@]} + 4))"
+echo "1..$((${#targets[@]} + (${#targets[@]} > 0) + 5))"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -48,23 +55,67 @@ for t in "${targets[@]}"; do
 	fi
 done
 
-mapfile -t module_files < <(cd "$top" && git ls-files module | grep -E '\.[ch]$')
-out=$(cd "$top" && perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse \
-	--show-types -f "${module_files[@]}" 2>&1)
-problems=$(grep -cE ': (ERROR|WARNING|CHECK):' <<<"$out")
-[ "$problems" = 0 ] || sed 's/^/# /' <<<"$out"
-result "$problems" "checkpatch --strict on module/: $problems problems"
+# checkpatch --strict FILE...: its findings, one per line.
+checkpatch() {
+	(cd "$top" && perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree \
+		--terse --show-types "$@" 2>&1) | grep -E ': (ERROR|WARNING|CHECK):'
+	rm -f "$top"/.checkpatch-camelcase.*
+}
 
-mapfile -t tool_files < <(cd "$top" && git ls-files tools | grep -E '\.[ch]$')
+# checkpatch_result WHAT FILE...
+checkpatch_result() {
+	local what=$1 out problems
+	shift
+	out=$(checkpatch "$@")
+	problems=$(grep -c . <<<"$out")
+	[ "$problems" = 0 ] || sed 's/^/# /' <<<"$out"
+	result "$problems" "checkpatch --strict on $what: $problems problems"
+}
+
+mapfile -t module_files < <(cd "$top" && git ls-files module | grep -E '\.[ch]$')
+checkpatch_result module/ -f "${module_files[@]}"
+
+# Userspace C is held to the kernel's style too, but for what checkpatch
+# asks of kernel code only:
+#  PREFER_KERNEL_TYPES, BIT_MACRO, ARRAY_SIZE, STRCPY,
+#  PREFER_DEFINED_ATTRIBUTE_MACRO: u32, BIT(), ARRAY_SIZE(), strscpy()
+#	and __printf() are the kernel's own; userspace has <stdint.h>, libc
+#	and the compiler's attributes.
+#  VOLATILE: a signal handler's flag is a volatile sig_atomic_t, and a
+#	page the kernel writes while it is mapped is read through volatile
+#	(userspace has no READ_ONCE()).
+#  EMBEDDED_FUNCTION_NAME: a message is for the user: "usage:" or
+#	"truncated" is its text, not the name of the C function printing it.
+#  AVOID_EXTERNS: kshark_load.c declares the libkshark functions it
+#	calls, as Debian ships libkshark without headers.
+#  OPEN_ENDED_LINE: the kernel's .clang-format, enforced below, breaks a
+#	call after its "(" when the first argument does not fit.
+#  CAMELCASE: names from C11 (_Atomic), <inttypes.h> (PRIu64), libFuzzer
+#	(LLVMFuzzerTestOneInput) and the kernel's uapi (trace_mmap.h's
+#	Reserved1) are not ours to rename.
+user_ignore=PREFER_KERNEL_TYPES,BIT_MACRO,ARRAY_SIZE,STRCPY
+user_ignore+=,PREFER_DEFINED_ATTRIBUTE_MACRO,VOLATILE,EMBEDDED_FUNCTION_NAME
+user_ignore+=,AVOID_EXTERNS,OPEN_ENDED_LINE,CAMELCASE
+mapfile -t user_files < <(cd "$top" && git ls-files tools selftests | grep -E '\.[ch]$')
+checkpatch_result "tools/ and selftests/" --ignore "$user_ignore" -f "${user_files[@]}"
+
+# The style is tools/.clang-format (the kernel's), which .clang-format
+# links to; selftests/.clang-format adds what kselftest_harness.h needs.
 unformatted=0
-for f in "${tool_files[@]}"; do
-	if ! clang-format --style="file:$top/tools/.clang-format" "$top/$f" |
+for f in "${user_files[@]}"; do
+	if ! clang-format --style=file "$top/$f" |
 		cmp -s - "$top/$f"; then
 		echo "# not clang-formatted: $f"
 		unformatted=$((unformatted + 1))
 	fi
 done
-result "$unformatted" "tools/ C files clang-formatted: $unformatted differ"
+result "$unformatted" "tools/ and selftests/ C files clang-formatted: $unformatted differ"
+
+mapfile -t lib_files < <(cd "$top" && git ls-files tools/lib | grep -E '\.[ch]$')
+kdoc_out=$(cd "$top" && perl "$ksrc/scripts/kernel-doc" -none -Wall "${lib_files[@]}" 2>&1)
+kdoc_warnings=$(grep -c . <<<"$kdoc_out")
+[ "$kdoc_warnings" = 0 ] || sed 's/^/# /' <<<"$kdoc_out"
+result "$kdoc_warnings" "kernel-doc -none -Wall on tools/lib/: $kdoc_warnings warnings"
 
 dtc_out=$(make -s -C "$top/dts" check 2>&1)
 dtc_problems=$(grep -c . <<<"$dtc_out")

@@ -147,7 +147,7 @@ static int cmd_switch(int argc, char **argv, bool enable)
 	struct cli_files files = {};
 	const char *instance = NULL;
 	struct vtrace_catmap map;
-	bool all = false;
+	bool all = false, has_targets;
 	int status, opt;
 
 	while ((opt = getopt_long(argc, argv, "f:h", options, NULL)) != -1) {
@@ -176,7 +176,8 @@ static int cmd_switch(int argc, char **argv, bool enable)
 			return VTRACE_EXIT_USAGE;
 		}
 	}
-	if (all == (optind != argc)) {
+	has_targets = optind < argc;
+	if (all == has_targets) {
 		vtrace_err("%s: %s", argv[0],
 			   all ? "--all takes no category or event" :
 				 "no category or event given");

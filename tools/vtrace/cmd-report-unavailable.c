@@ -9,16 +9,14 @@
 
 int cmd_report(int argc, char **argv)
 {
-	vtrace_err("report: not in this static build (libtracecmd is "
-		   "shared only); copy the file out and run 'vtrace report' "
-		   "or 'trace-cmd report' there");
+	vtrace_err(
+		"report: not in this static build (libtracecmd is shared only); copy the file out and run 'vtrace report' or 'trace-cmd report' there");
 	return VTRACE_EXIT_USAGE;
 }
 
 int cmd_convert(int argc, char **argv)
 {
-	vtrace_err("convert: not in this static build (libtracecmd is "
-		   "shared only); copy the file out and run 'vtrace convert' "
-		   "there");
+	vtrace_err(
+		"convert: not in this static build (libtracecmd is shared only); copy the file out and run 'vtrace convert' there");
 	return VTRACE_EXIT_USAGE;
 }

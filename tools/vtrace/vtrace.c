@@ -38,8 +38,7 @@ static const struct vtrace_command commands[] = {
 	  "atrace slices, async slices and counters of a trace" },
 	{ "profile", cmd_profile,
 	  "Traceview profile (inclusive/exclusive time, calls) of a trace" },
-	{ "convert", cmd_convert,
-	  "convert a trace.dat into a Perfetto trace" },
+	{ "convert", cmd_convert, "convert a trace.dat into a Perfetto trace" },
 };
 
 static void usage(FILE *out)
@@ -68,7 +67,7 @@ static const struct vtrace_command *find_command(const char *name)
 int main(int argc, char **argv)
 {
 	const struct vtrace_command *cmd;
-	char *help_argv[] = { NULL, "--help", NULL };
+	char *help_argv[3] = { NULL, "--help", NULL };
 
 	if (argc < 2) {
 		usage(stderr);

@@ -76,7 +76,7 @@ static void read_buffer_kb(struct vtrace_record_settings *s)
  * @nr_cpus: CPUs whose buffer sizes to keep
  * @s: filled in; free with vtrace_settings_free()
  *
- * Returns 0 or a negative errno.
+ * Return: 0 or a negative errno.
  */
 int vtrace_settings_save(struct tracefs_instance *instance, int nr_cpus,
 			 struct vtrace_record_settings *s)
@@ -113,7 +113,7 @@ int vtrace_settings_save(struct tracefs_instance *instance, int nr_cpus,
  * @s: saved settings of the instance
  * @kb: new size per CPU
  *
- * Returns 0, or a negative errno (-EBUSY while the buffer is mapped).
+ * Return: 0, or a negative errno (-EBUSY while the buffer is mapped).
  */
 int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
 				  long long kb)
@@ -127,7 +127,7 @@ int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
  * @s: saved settings of the instance
  * @clock: a name listed in trace_clock
  *
- * Returns 0, or a negative errno (-EINVAL for a clock the kernel lacks).
+ * Return: 0, or a negative errno (-EINVAL for a clock the kernel lacks).
  */
 int vtrace_settings_set_clock(struct vtrace_record_settings *s,
 			      const char *clock)
@@ -144,7 +144,7 @@ int vtrace_settings_set_clock(struct vtrace_record_settings *s,
  * @s: saved settings of the instance
  * @percent: 0..100
  *
- * Returns 0, -EOPNOTSUPP when the kernel has no buffer_percent, or a
+ * Return: 0, -EOPNOTSUPP when the kernel has no buffer_percent, or a
  * negative errno.
  */
 int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent)
@@ -161,8 +161,10 @@ int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent)
  * @kb: sub-buffer size, rounded up by the kernel to a power of two pages
  *
  * This reallocates the ring buffer, emptying it: only while no reader has
- * it mapped. Returns 0, -EOPNOTSUPP when the kernel has no
- * buffer_subbuf_size_kb (before 6.8), or a negative errno.
+ * it mapped.
+ *
+ * Return: 0, -EOPNOTSUPP when the kernel has no buffer_subbuf_size_kb
+ * (before 6.8), or a negative errno.
  */
 int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
 				  long long kb)
@@ -178,7 +180,7 @@ int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
  * @s: saved settings of the instance
  * @on: 1 or 0
  *
- * Returns 0 or a negative errno.
+ * Return: 0 or a negative errno.
  */
 int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on)
 {
@@ -192,7 +194,7 @@ int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on)
  *
  * All are attempted even when one fails; tracing_on goes last so that the
  * buffer is not written to while it is being restored.
- * Returns 0, or the negative errno of the first failure.
+ * Return: 0, or the negative errno of the first failure.
  */
 int vtrace_settings_restore(struct vtrace_record_settings *s)
 {

@@ -18,11 +18,16 @@ struct tracefs_instance;
  * @buffer_kb: each CPU's buffer_size_kb as found (expanded size)
  * @clock: trace_clock as found
  * @buffer_percent: buffer_percent as found, -1 when the kernel has none
+ * @subbuf_kb: buffer_subbuf_size_kb as found, -1 when the kernel has none
  * @tracing_on: tracing_on as found
  * @unexpanded: the buffer is still at its boot-time minimum, to grow to
  *	@buffer_kb on first use (which a mapped buffer refuses: EBUSY)
- * @buffer_changed, @clock_changed, @percent_changed, @tracing_on_changed:
- *	set by the vtrace_settings_set_*() calls that wrote the setting
+ * @buffer_changed: vtrace_settings_set_buffer_kb() wrote buffer_size_kb
+ * @subbuf_changed: vtrace_settings_set_subbuf_kb() wrote
+ *	buffer_subbuf_size_kb
+ * @clock_changed: vtrace_settings_set_clock() wrote trace_clock
+ * @percent_changed: vtrace_settings_set_percent() wrote buffer_percent
+ * @tracing_on_changed: vtrace_settings_set_tracing_on() wrote tracing_on
  */
 struct vtrace_record_settings {
 	struct tracefs_instance *instance;

@@ -86,7 +86,7 @@ struct cpu_thread {
  * @wake_fd: readable once the recording should stop (@reason is set)
  * @reason: why it stops
  * @abort_reason: the text given to vtrace_recorder_abort()
- * @lock: guards @sink_err, @fail_err, @shown and @err_text
+ * @lock: guards @sink_err, @fail_err, @abort_reason, @shown and @err_text
  * @sink_err: the first sink failure; every CPU then stops writing
  * @fail_err: the first failure that stopped the recording
  * @err_text: messages of the failures, joined by "; "
@@ -116,7 +116,7 @@ struct vtrace_recorder {
 	atomic_bool drain;
 	int wake_fd;
 	atomic_int reason;
-	const char *_Atomic abort_reason;
+	const char *abort_reason;
 	pthread_mutex_t lock;
 	int sink_err;
 	int fail_err;
@@ -896,9 +896,10 @@ void vtrace_recorder_request_stop(struct vtrace_recorder *rec)
  */
 void vtrace_recorder_abort(struct vtrace_recorder *rec, const char *reason)
 {
-	const char *none = NULL;
-
-	atomic_compare_exchange_strong(&rec->abort_reason, &none, reason);
+	pthread_mutex_lock(&rec->lock);
+	if (!rec->abort_reason)
+		rec->abort_reason = reason;
+	pthread_mutex_unlock(&rec->lock);
 	set_reason(rec, VTRACE_STOP_ABORT);
 }
 
@@ -991,12 +992,14 @@ enum vtrace_stop_reason
 vtrace_recorder_stop_reason(const struct vtrace_recorder *rec,
 			    const char **detail)
 {
-	enum vtrace_stop_reason reason = atomic_load(&rec->reason);
+	struct vtrace_recorder *r = (struct vtrace_recorder *)rec;
+	enum vtrace_stop_reason reason = atomic_load(&r->reason);
 
-	if (detail)
-		*detail = reason == VTRACE_STOP_ABORT ?
-				  atomic_load(&rec->abort_reason) :
-				  NULL;
+	if (detail) {
+		pthread_mutex_lock(&r->lock);
+		*detail = reason == VTRACE_STOP_ABORT ? r->abort_reason : NULL;
+		pthread_mutex_unlock(&r->lock);
+	}
 	return reason;
 }
 

@@ -173,7 +173,8 @@ static int hand_out(struct vtrace_ring_reader *reader, bool drain,
 	ret = vtrace_ring_reader_emit_counted(reader, subbuf, st->pending, fn,
 					      ctx);
 	if (!ret) {
-		st->handed_out = st->counted = true;
+		st->handed_out = true;
+		st->counted = true;
 		st->pending = 0;
 	}
 	return ret;
@@ -221,7 +222,8 @@ static uint64_t take_marked(struct mmap_state *st)
 static void new_reader_subbuf(struct mmap_state *st, uint32_t id)
 {
 	st->id = id;
-	st->handed_out = st->counted = false;
+	st->handed_out = false;
+	st->counted = false;
 	st->pending = 0;
 }
 

@@ -54,7 +54,8 @@ static int tcpu_open(struct vtrace_ring_reader *reader)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	st->base = st->last = c.read_events;
+	st->base = c.read_events;
+	st->last = c.read_events;
 	if (posix_memalign(&st->buf, sysconf(_SC_PAGESIZE),
 			   reader->subbuf_size)) {
 		free(st);

@@ -35,7 +35,7 @@ static const char *const path_names[] = {
  * vtrace_reader_path_name - the name of a reader path
  * @path: the path
  *
- * Returns "auto", "mmap", "splice" or "read".
+ * Return: "auto", "mmap", "splice" or "read".
  */
 const char *vtrace_reader_path_name(enum vtrace_reader_path path)
 {
@@ -49,7 +49,7 @@ const char *vtrace_reader_path_name(enum vtrace_reader_path path)
  * @name: "auto", "mmap", "splice" or "read"
  * @path: set to the path on success
  *
- * Returns 0, or -EINVAL for any other name.
+ * Return: 0, or -EINVAL for any other name.
  */
 int vtrace_reader_path_parse(const char *name, enum vtrace_reader_path *path)
 {
@@ -127,7 +127,7 @@ static int open_path(struct vtrace_ring_reader *reader,
  * @out: set to the new reader
  *
  * Open readers before tracing starts: a mapped buffer cannot be resized.
- * Returns 0; -EOPNOTSUPP when @path was forced and the kernel lacks it;
+ * Return: 0; -EOPNOTSUPP when @path was forced and the kernel lacks it;
  * -ENODEV when @cpu has no buffer (not a CPU, or not online since the
  * buffer was made: try again once it is); other negative errnos.
  */
@@ -223,7 +223,7 @@ void vtrace_ring_reader_close(struct vtrace_ring_reader *reader)
  * again for the rest). A sub-buffer the kernel is still writing to stays
  * in the ring buffer until it is full or vtrace_ring_reader_drain() takes
  * it.
- * Returns 0, the error @fn returned, or a negative errno.
+ * Return: 0, the error @fn returned, or a negative errno.
  */
 int vtrace_ring_reader_consume(struct vtrace_ring_reader *reader,
 			       vtrace_ring_subbuf_fn fn, void *ctx)
@@ -240,7 +240,7 @@ int vtrace_ring_reader_consume(struct vtrace_ring_reader *reader,
  *
  * Call after writing to the buffer has stopped (tracing_on is 0): on
  * success the buffer is empty, its per-CPU "entries" count is 0.
- * Returns 0, the error @fn returned, or a negative errno.
+ * Return: 0, the error @fn returned, or a negative errno.
  */
 int vtrace_ring_reader_drain(struct vtrace_ring_reader *reader,
 			     vtrace_ring_subbuf_fn fn, void *ctx)
@@ -251,6 +251,8 @@ int vtrace_ring_reader_drain(struct vtrace_ring_reader *reader,
 /**
  * vtrace_ring_reader_fd - the descriptor to poll() for POLLIN
  * @reader: the reader
+ *
+ * Return: the file descriptor of its trace_pipe_raw.
  */
 int vtrace_ring_reader_fd(const struct vtrace_ring_reader *reader)
 {
@@ -260,6 +262,8 @@ int vtrace_ring_reader_fd(const struct vtrace_ring_reader *reader)
 /**
  * vtrace_ring_reader_subbuf_size - size of the sub-buffers handed out
  * @reader: the reader
+ *
+ * Return: the ring buffer's sub-buffer size, in bytes.
  */
 size_t vtrace_ring_reader_subbuf_size(const struct vtrace_ring_reader *reader)
 {
@@ -267,8 +271,10 @@ size_t vtrace_ring_reader_subbuf_size(const struct vtrace_ring_reader *reader)
 }
 
 /**
- * vtrace_ring_reader_path - the path a reader uses (never AUTO)
+ * vtrace_ring_reader_path - the path a reader uses
  * @reader: the reader
+ *
+ * Return: the path it took, never %VTRACE_READER_AUTO.
  */
 enum vtrace_reader_path
 vtrace_ring_reader_path(const struct vtrace_ring_reader *reader)
@@ -279,6 +285,8 @@ vtrace_ring_reader_path(const struct vtrace_ring_reader *reader)
 /**
  * vtrace_ring_reader_stats - what a reader has handed out so far
  * @reader: the reader
+ *
+ * Return: its counters, valid as long as @reader is.
  */
 const struct vtrace_ring_stats *
 vtrace_ring_reader_stats(const struct vtrace_ring_reader *reader)
@@ -291,7 +299,8 @@ vtrace_ring_reader_stats(const struct vtrace_ring_reader *reader)
  * @reader: the reader the sub-buffer belongs to
  * @subbuf: the sub-buffer
  *
- * The commit count of its header, without the missed-events flags.
+ * Return: the commit count of its header, without the missed-events
+ * flags.
  */
 size_t vtrace_ring_subbuf_data_size(struct vtrace_ring_reader *reader,
 				    const void *subbuf)
@@ -312,8 +321,8 @@ size_t vtrace_ring_subbuf_data_size(struct vtrace_ring_reader *reader,
  * @reader: the reader the sub-buffer belongs to
  * @subbuf: the sub-buffer
  *
- * True when less room is left in it than the smallest event takes: the
- * writer has moved on to the next one.
+ * Return: true when less room is left in it than the smallest event
+ * takes: the writer has moved on to the next one.
  */
 bool vtrace_ring_subbuf_complete(struct vtrace_ring_reader *reader,
 				 const void *subbuf)
@@ -333,8 +342,12 @@ bool vtrace_ring_subbuf_complete(struct vtrace_ring_reader *reader,
  * @ctx: passed to @fn
  *
  * The paths learn the number of events from the kernel, which counts
- * them as it hands sub-buffers over. Empty sub-buffers are skipped. The missed-events flags the kernel sets
- * in the header after an overrun are decoded with libtraceevent's kbuffer.
+ * them as it hands sub-buffers over. Empty sub-buffers are skipped. The
+ * missed-events flags the kernel sets in the header after an overrun are
+ * decoded with libtraceevent's kbuffer.
+ *
+ * Return: 0, or what @fn returned (the sub-buffer then counts as not
+ * handed out).
  */
 int vtrace_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
 				    const void *subbuf,
@@ -374,6 +387,8 @@ int vtrace_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
  * Walks it with libtraceevent's kbuffer (padding and time stamps are not
  * events). The readers count from the kernel's side; this is for a
  * caller that needs one sub-buffer's share, such as one it discards.
+ *
+ * Return: the number of events in @subbuf.
  */
 unsigned long long vtrace_ring_subbuf_events(struct vtrace_ring_reader *reader,
 					     const void *subbuf)

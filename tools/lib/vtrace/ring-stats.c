@@ -50,7 +50,7 @@ static void parse_line(const char *line, size_t len,
  * @cpu: the CPU
  * @counters: filled in; counters this kernel does not show stay 0
  *
- * Returns 0 or a negative errno (-ENODEV when @cpu has no buffer).
+ * Return: 0 or a negative errno (-ENODEV when @cpu has no buffer).
  */
 int vtrace_ring_counters_read(struct tracefs_instance *instance, int cpu,
 			      struct vtrace_ring_counters *counters)
@@ -79,6 +79,8 @@ int vtrace_ring_counters_read(struct tracefs_instance *instance, int cpu,
 /**
  * vtrace_ring_counters_lost - events the buffer lost, all causes together
  * @counters: one CPU's counters
+ *
+ * Return: overrun + commit overrun + dropped events.
  */
 unsigned long long
 vtrace_ring_counters_lost(const struct vtrace_ring_counters *counters)

@@ -242,7 +242,8 @@ static int walk_format(struct walk *w, const char *section)
 		return -ENOMEM;
 	ret = read_bytes(w, text, len, section);
 	text[ret ? 0 : len] = '\0';
-	sscanf(text, "name: %63s", event);
+	if (sscanf(text, "name: %63s", event) != 1)
+		strcpy(event, "?");
 	for (i = 0; !ret && i < len; i++)
 		if (!text_char(text[i]))
 			ret = fail(w, "corrupt %s: %s has byte 0x%02x at %llu",

@@ -23,7 +23,7 @@
  * @msg: set to why the file is unusable, on failure
  * @msg_size: size of @msg
  *
- * Returns 0 when the layout is sound (or the version is 7 or above),
+ * Return: 0 when the layout is sound (or the version is 7 or above),
  * -ENODATA when the file is an unfinished vtrace recording (see
  * tracedat-writer.h), -EINVAL when it is truncated, corrupt or a latency
  * file, or another negative errno when it cannot be read.

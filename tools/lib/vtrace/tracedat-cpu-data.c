@@ -71,7 +71,7 @@ struct vt_cpu_data {
  * @err: negative errno
  * @fmt: printf format of WHAT
  *
- * Returns @err, for "return vt_tracedat_err_set(...)".
+ * Return: @err, for "return vt_tracedat_err_set(...)".
  */
 int vt_tracedat_err_set(struct vt_tracedat_err *e, int err, const char *fmt,
 			...)
@@ -171,7 +171,7 @@ static int open_temporary_files(struct vt_cpu_data *d)
  * @page_size: size of every page vt_cpu_data_add() stores
  * @err: where failures are described
  *
- * Returns 0 or a negative errno.
+ * Return: 0 or a negative errno.
  */
 int vt_cpu_data_open(struct vt_cpu_data **out, int fd, const char *path,
 		     off_t base, int ncpus, size_t page_size,
@@ -215,7 +215,7 @@ int vt_cpu_data_open(struct vt_cpu_data **out, int fd, const char *path,
  * @len: bytes in @page, at most the page size; the rest is zero-filled
  *
  * Called concurrently for different CPUs, never for the same one.
- * Returns 0, -EFBIG when @cpu's share of the file is full, or an I/O
+ * Return: 0, -EFBIG when @cpu's share of the file is full, or an I/O
  * error; the pages stored before stay.
  */
 int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
@@ -244,6 +244,8 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
  * vt_cpu_data_bytes - bytes stored for a CPU
  * @d: the store
  * @cpu: the CPU
+ *
+ * Return: the bytes of sub-buffers stored for @cpu so far.
  */
 unsigned long long vt_cpu_data_bytes(const struct vt_cpu_data *d, int cpu)
 {
@@ -369,8 +371,10 @@ static int move_in(struct vt_cpu_data *d, int cpu, off_t off, char *chunk)
  * @offs: where each CPU's run must begin, in CPU order, each the end of
  *	the run before it; past everything the output holds besides
  *
- * The output then ends with the last run. Returns 0 or a negative errno;
- * on failure, data not yet moved is still where it was stored.
+ * The output then ends with the last run.
+ *
+ * Return: 0 or a negative errno; on failure, data not yet moved is still
+ * where it was stored.
  */
 int vt_cpu_data_assemble(struct vt_cpu_data *d, const off_t *offs)
 {

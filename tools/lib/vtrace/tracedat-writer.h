@@ -75,7 +75,7 @@ struct vt_tracedat_opts {
  * of a module unloaded mid-record keep their formats) and writes them.
  * saved_cmdlines and per-CPU stats are read by vt_tracedat_finish().
  *
- * Returns 0, or a negative errno (-EINVAL for bad @opts, -ENOENT for an
+ * Return: 0, or a negative errno (-EINVAL for bad @opts, -ENOENT for an
  * event in @opts->events that tracefs does not have, I/O errors).
  */
 int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
@@ -89,7 +89,7 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
  * @len: bytes in @page, at most page_size; shorter pages are zero-padded
  *
  * May be called concurrently for different CPUs, not for the same CPU.
- * Returns 0 or a negative errno (-ENOSPC when the disk is full, -EFBIG
+ * Return: 0 or a negative errno (-ENOSPC when the disk is full, -EFBIG
  * when the CPU's share of the file is full). After an error the pages
  * added before it are kept; finish the file as usual.
  */
@@ -104,7 +104,7 @@ int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
  * uname, version) and the flyrecord section, puts the per-CPU data in
  * place after it, and only then writes the trace.dat magic.
  *
- * Returns 0, or a negative errno; then the file stays marked incomplete
+ * Return: 0, or a negative errno; then the file stays marked incomplete
  * and the data not yet in place is still where it was written.
  */
 int vt_tracedat_finish(struct vt_tracedat *td);
@@ -128,7 +128,7 @@ void vt_tracedat_abort(struct vt_tracedat *td);
  * vt_tracedat_strerror - describe the last failure of @td
  * @td: writer
  *
- * Returns a message such as "writing trace.dat.cpu1: No space left on
+ * Return: a message such as "writing trace.dat.cpu1: No space left on
  * device", or "" if nothing failed. Valid until @td is freed.
  */
 const char *vt_tracedat_strerror(const struct vt_tracedat *td);
@@ -137,7 +137,7 @@ const char *vt_tracedat_strerror(const struct vt_tracedat *td);
  * vt_tracedat_check_incomplete - tell whether @path is an unfinished file
  * @path: a file given to vtrace report
  *
- * Returns 1 when @path carries the in-progress marker of this writer
+ * Return: 1 when @path carries the in-progress marker of this writer
  * (the recording was killed or crashed before vt_tracedat_finish()),
  * 0 when it does not, or a negative errno when it cannot be read.
  */
