@@ -3,7 +3,9 @@
  * libFuzzer target for the atrace marker parser and what consumes its
  * output: each input line is a marker (trace_marker text) written by
  * one of four threads at a growing timestamp (the line's first byte
- * picks the thread and the step); the slices are then built, profiled,
+ * picks the thread and the step; with its top bit set, the line is a
+ * function graph entry or, with 0x20 too, an exit of the function it
+ * names); the slices are then built, profiled,
  * drawn as dot and written as a method trace, which is read back.
  * Any result is fine; a crash, hang, leak or sanitizer report is not.
  *
@@ -56,6 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vt_slices s;
 	uint64_t ts = 1000000;
 	FILE *null;
+	int tid, ret;
 
 	if (vt_slices_init(&s))
 		abort();
@@ -66,8 +69,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (nl == p)
 			continue;
 		ts += 1000 * (1 + (p[0] & 0xf));
-		if (vt_slices_marker(&s, ts, 100 + ((p[0] >> 4) & 3), p + 1,
-				     nl - p - 1))
+		tid = 100 + ((p[0] >> 4) & 3);
+		if (!(p[0] & 0x80))
+			ret = vt_slices_marker(&s, ts, tid, p + 1, nl - p - 1);
+		else if (p[0] & 0x20)
+			ret = vt_slices_end(&s, ts, tid,
+					    strndupa(p + 1, nl - p - 1), true);
+		else
+			ret = vt_slices_begin(&s, ts, 0, tid, p + 1, nl - p - 1,
+					      true);
+		if (ret)
 			abort();
 		if (p[0] & 0x40 && vt_slices_sched_switch(&s, ts, 100, 101))
 			abort();

@@ -3,7 +3,9 @@
  * dmtrace writer: slices as a version 3 method trace; see dmtrace.h.
  *
  * Each thread's slices are replayed as a call stack: an enter record at a
- * slice's begin, an exit at its end. Times are in us (the format's unit):
+ * slice's begin, an exit at its end. A slice that crosses another (begins
+ * inside it, ends after it) cannot be on a stack and is left out; of a
+ * kernel slice and a marker slice, the kernel one. Times are in us (the format's unit):
  * the wall clock relative to the first record, and, when the trace
  * recorded sched_switch, the thread's CPU time ("clock=dual", the thread
  * clock first as ART writes it). The header's start time is the trace
@@ -50,7 +52,7 @@ struct writer {
 	struct wthread *threads;
 	size_t nr_threads;
 	struct event *events;
-	size_t nr_events;
+	size_t nr_events, alloc_events;
 	struct vt_dmtrace_write_stats *stats;
 };
 
@@ -171,15 +173,15 @@ static int cmp_index(const void *a, const void *b)
 	return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
-static int add_event(struct writer *w, size_t *alloc, unsigned int thread,
+static int add_event(struct writer *w, unsigned int thread,
 		     const struct vt_slice *sl, bool enter)
 {
 	struct event *e;
 	void *n;
 
-	if (w->nr_events == *alloc) {
-		*alloc = *alloc ? *alloc * 2 : 256;
-		n = reallocarray(w->events, *alloc, sizeof(*w->events));
+	if (w->nr_events == w->alloc_events) {
+		w->alloc_events = w->alloc_events ? w->alloc_events * 2 : 256;
+		n = reallocarray(w->events, w->alloc_events, sizeof(*w->events));
 		if (!n)
 			return -ENOMEM;
 		w->events = n;
@@ -194,51 +196,87 @@ static int add_event(struct writer *w, size_t *alloc, unsigned int thread,
 	return 0;
 }
 
+static uint64_t end_of(const struct vt_slice *sl)
+{
+	return sl->ts + sl->dur;
+}
+
+/*
+ * One replay of the threads' stacks over the slices in @order. Without
+ * @emit it picks the slices to leave out (@dropped): on a crossing, a
+ * kernel slice goes rather than a marker slice, since markers are
+ * written from inside write(2) and so begin or end inside its function
+ * graph slices; with @emit it writes the events of the rest.
+ */
+static int replay(struct writer *w, const size_t *order, size_t *stack,
+		  bool *dropped, bool emit)
+{
+	const struct vt_slice *sl, *top, *all = w->s->slices;
+	size_t i, n = w->s->nr_slices, depth = 0;
+	const struct wthread *t = NULL;
+	int ret = 0;
+
+	for (i = 0; i <= n && !ret; i++) {
+		sl = i < n ? &all[order[i]] : NULL;
+		if (sl && dropped[order[i]])
+			continue;
+		/* Close what ended before @sl begins, or all at a new thread. */
+		while (depth && !ret &&
+		       (!sl || sl->tid != all[stack[depth - 1]].tid ||
+			end_of(&all[stack[depth - 1]]) <= sl->ts)) {
+			depth--;
+			if (emit)
+				ret = add_event(w, t->id, &all[stack[depth]],
+						false);
+		}
+		if (!sl || ret)
+			break;
+		while (!emit && depth && !sl->kernel &&
+		       (top = &all[stack[depth - 1]])->kernel &&
+		       end_of(sl) > end_of(top))
+			dropped[stack[--depth]] = true;
+		if (depth && end_of(sl) > end_of(&all[stack[depth - 1]])) {
+			dropped[order[i]] = true;
+			continue;
+		}
+		if (emit) {
+			if (!t || t->tid != sl->tid)
+				t = find_wthread(w, sl->tid);
+			if (!t)
+				return -EINVAL;
+			ret = add_event(w, t->id, sl, true);
+		}
+		stack[depth++] = order[i];
+	}
+	return ret;
+}
+
 /* Replays each thread's slices as a call stack (see the top comment). */
 static int build_events(struct writer *w)
 {
 	const struct vt_slices *s = w->s;
-	const struct vt_slice **stack = NULL, *sl;
-	size_t *order, i, depth = 0, alloc = 0;
-	const struct wthread *t = NULL;
-	int ret = 0;
+	size_t *order, *stack, i, n = s->nr_slices ? s->nr_slices : 1;
+	bool *dropped;
+	int ret = -ENOMEM;
 
-	order = malloc((s->nr_slices ? s->nr_slices : 1) * sizeof(*order));
-	stack = malloc((s->nr_slices ? s->nr_slices : 1) * sizeof(*stack));
-	if (!order || !stack) {
-		ret = -ENOMEM;
+	order = malloc(n * sizeof(*order));
+	stack = malloc(n * sizeof(*stack));
+	dropped = calloc(n, sizeof(*dropped));
+	if (!order || !stack || !dropped)
 		goto out;
-	}
 	for (i = 0; i < s->nr_slices; i++)
 		order[i] = i;
 	sort_slices = s;
 	qsort(order, s->nr_slices, sizeof(*order), cmp_index);
-	for (i = 0; i <= s->nr_slices && !ret; i++) {
-		sl = i < s->nr_slices ? &s->slices[order[i]] : NULL;
-		/* Close what ended before @sl begins, or all at a new thread. */
-		while (depth && !ret &&
-		       (!sl || sl->tid != t->tid ||
-			stack[depth - 1]->ts + stack[depth - 1]->dur <= sl->ts))
-			ret = add_event(w, &alloc, t->id, stack[--depth], false);
-		if (!sl || ret)
-			break;
-		if (depth && sl->ts + sl->dur >
-				     stack[depth - 1]->ts + stack[depth - 1]->dur) {
-			w->stats->crossing++;
-			continue;
-		}
-		if (!t || t->tid != sl->tid)
-			t = find_wthread(w, sl->tid);
-		if (!t) {
-			ret = -EINVAL;
-			break;
-		}
-		stack[depth++] = sl;
-		ret = add_event(w, &alloc, t->id, sl, true);
-	}
+	ret = replay(w, order, stack, dropped, false);
+	if (!ret)
+		ret = replay(w, order, stack, dropped, true);
+	for (i = 0; i < s->nr_slices; i++)
+		w->stats->crossing += dropped[i];
 out:
 	free(order);
 	free(stack);
+	free(dropped);
 	return ret;
 }
 

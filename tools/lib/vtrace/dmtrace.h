@@ -95,8 +95,9 @@ struct vt_dmtrace {
  * @threads: threads
  * @methods: methods (distinct slice names)
  * @mapped_tids: threads whose tid did not fit a record and was mapped
- * @crossing: slices dropped because they cross another slice of their
- *	thread (begin inside it, end after it), which a call stack cannot hold
+ * @crossing: slices left out because they cross another slice of their
+ *	thread (begin inside it, end after it), which a call stack cannot
+ *	hold; of a function graph slice and a marker slice, the former
  * @async: async slices and counter samples, which a method trace has no
  *	place for
  */
