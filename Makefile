@@ -13,7 +13,8 @@
 #	demo		boot a VM with the module and its simulator, show the events
 #	check		every test: host, then each rig kernel; ends "N passed, N failed"
 #	lint		the static checks (tools/rig/lint.sh; make check runs them too)
-#	bench		reader benchmarks: the host's tracefs, libvtrace-atrace's
+#	bench		reader benchmarks: the host's tracefs, trace.dat readers
+#			(report, convert), libvtrace-atrace's
 #			marker cost, then the burst in a guest
 #	install		the helper, its man page and example category files, and
 #			libvtrace-atrace (header, static and shared library,
@@ -45,6 +46,7 @@ lint:
 
 bench: tools
 	tools/bench/record-bench.sh
+	tools/bench/convert-bench.sh
 	$(MAKE) -s -C selftests/vtrace_atrace bench
 	tools/rig/setup.sh
 	tools/rig/run-guest.sh --bench 6.12-amd64

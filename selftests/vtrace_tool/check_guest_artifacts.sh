@@ -15,6 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../kselftest/ktap_helpers.sh"
 . "$here/kshark_check.sh"
+. "$here/perfetto_check.sh"
 
 art=${1:?usage: check_guest_artifacts.sh ARTIFACT_DIR TARGET}
 target=${2:?usage: check_guest_artifacts.sh ARTIFACT_DIR TARGET}
@@ -33,7 +34,7 @@ if ! command -v trace-cmd > /dev/null || [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "needs trace-cmd and $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan $(($(wc -w <<< "$paths") + 6))
+ktap_set_plan $(($(wc -w <<< "$paths") + 9))
 
 ok=1
 expect() {
@@ -74,8 +75,16 @@ open() {
 	[ "$rc" = 0 ] || { ktap_print_msg "trace-cmd report: $rc $(head -c 300 "$work/tc.err")"; return 1; }
 	"$VTRACE" report "$dat" > "$work/vt.txt" 2> "$work/vt.err" ||
 		{ ktap_print_msg "vtrace report: $(head -c 300 "$work/vt.err")"; return 1; }
+	# Every file also converts to Perfetto, event for event.
+	if pf_check_convert "$work/$1"; then
+		pf_converted+=("$1")
+	else
+		pf_failed+=("$1")
+	fi
 	kshark_same_events "$dat"
 }
+pf_converted=()
+pf_failed=()
 
 # secs_usecs: trace-cmd 3.1 prints the time stamps of a clock it does not
 # know to count nanoseconds (boot, which vtrace record uses) as plain
@@ -219,5 +228,59 @@ else
 	ok=0
 fi
 result "guest_killed_recording_reported_incomplete"
+
+# Every file above, converted to Perfetto on the host (pf_check_convert:
+# per-event counts equal trace-cmd report's, a cpu in every bundle,
+# timestamp and pid in every event, no unknown field).
+if [ ${#pf_failed[@]} = 0 ] && [ ${#pf_converted[@]} -gt 0 ]; then
+	ktap_test_pass "guest_files_convert_to_perfetto (${#pf_converted[@]} files${pf_note:+; $pf_note})"
+else
+	ktap_print_msg "failed: ${pf_failed[*]:-none converted}"
+	ktap_test_fail "guest_files_convert_to_perfetto"
+fi
+
+# The simulator's vendor events in Perfetto: gpu_power_state typed,
+# thermal_exynos_arm_update generic with its TMU name, and the counter
+# tracks of both.
+if ! pf_schema; then
+	ktap_test_skip "guest_vendor_events_in_perfetto: $pf_schema_why"
+elif [ -s "$work/sim.txt" ] &&
+     grep -q '^      mali_gpu_power_state {' "$work/sim.txt" &&
+     grep -q 'event_name: "thermal_exynos_arm_update"' "$work/sim.txt" &&
+     grep -A2 'name: "tmu_name"' "$work/sim.txt" | grep -q 'str_value: "' &&
+     grep -q 'name: "gpu_power_state"' "$work/sim.txt" &&
+     grep -q 'name: "thermal_exynos_arm_update .* ppm_throttle_level"' "$work/sim.txt"; then
+	ktap_test_pass "guest_vendor_events_in_perfetto"
+else
+	ktap_test_fail "guest_vendor_events_in_perfetto"
+fi
+
+# The simulator recorded in the guest as a Perfetto trace (vtrace record
+# -o sim.pftrace): as many events as the recorder counted, a cpu in every
+# bundle, timestamp and pid in every event, no unknown field, the vendor
+# events typed or generic, and their counter tracks.
+name=guest_recorded_perfetto_trace
+if [ ! -f "$art/sim-perfetto.pftrace.gz" ] || [ ! -f "$art/sim-perfetto.expect" ]; then
+	ktap_print_msg "the guest left no sim-perfetto.pftrace.gz / sim-perfetto.expect"
+	ktap_test_fail "$name"
+elif ! pf_schema; then
+	ktap_test_skip "$name: $pf_schema_why"
+else
+	gunzip -c "$art/sim-perfetto.pftrace.gz" > "$work/rec.pftrace"
+	pf_decode "$work/rec.pftrace" > "$work/rec.txt"
+	want=$(value sim-perfetto events)
+	got=$(pf_event_counts "$work/rec.txt" | awk '{ n += $2 } END { print n + 0 }')
+	if pf_structure "$work/rec.txt" > "$work/rec.structure" &&
+	   [ "$got" = "$want" ] &&
+	   grep -q '^      mali_gpu_power_state {' "$work/rec.txt" &&
+	   grep -q 'event_name: "thermal_exynos_arm_update"' "$work/rec.txt" &&
+	   grep -q 'event_name: "mali_pm_status"' "$work/rec.txt" &&
+	   grep -q 'name: "thermal_exynos_arm_update .* mpmm_throttle_level"' "$work/rec.txt"; then
+		ktap_test_pass "$name ($got events)"
+	else
+		ktap_print_msg "events $got of $want; $(head -3 "$work/rec.structure")"
+		ktap_test_fail "$name"
+	fi
+fi
 
 ktap_finished

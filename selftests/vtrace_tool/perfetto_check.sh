@@ -13,6 +13,14 @@
 #   pf_event_counts TEXT      "EVENT COUNT" per event, by tracefs name
 #   tc_event_counts IN.dat    the same from trace-cmd report
 #   pf_generic_events TEXT    "EVENT" per generic event name, sorted
+#   pf_check_convert BASE [MIN]  BASE.dat converted by $VTRACE into
+#                             BASE.pftrace: as many events as trace-cmd
+#                             report shows (at least MIN), and where the
+#                             schema is, BASE.txt passes pf_structure, the
+#                             per-event counts equal trace-cmd report's and
+#                             no event with a typed message is generic.
+#                             Sets pf_events (and pf_note when the schema
+#                             checks were skipped); prints what failed.
 
 PF_PROTO=${VTRACE_PERFETTO_PROTO:-$top/../shared/ref/perfetto/perfetto_trace.proto}
 
@@ -107,4 +115,50 @@ tc_event_counts() {
 	trace-cmd report -i "$1" 2> /dev/null |
 		sed -n 's/^.* \[[0-9]*\] *[0-9.]*: \([A-Za-z0-9_]*\): .*$/\1/p' |
 		sort | uniq -c | awk '{ print $2, $1 }' | sort
+}
+
+# Events the schema has a message for, which must never come out generic.
+PF_TYPED_EVENTS="sched_switch sched_wakeup sched_waking print sys_enter sys_exit gpu_power_state"
+
+pf_check_convert() {
+	local base=$1 min=${2:-1} tc_total e
+
+	pf_events=
+	pf_note=
+	if ! "$VTRACE" convert "$base.dat" "$base.pftrace" > "$base.out" 2> "$base.err"; then
+		ktap_print_msg "convert: $(head -c 300 "$base.err")"
+		return 1
+	fi
+	tc_total=$(trace-cmd report -i "$base.dat" 2> /dev/null |
+		grep -c '^ .* \[[0-9]*\] *[0-9.]*: ')
+	pf_events=$(sed -n 's/^.*: \([0-9]*\) events, .*$/\1/p' "$base.out")
+	if [ "$tc_total" != "$pf_events" ] || [ "$tc_total" -lt "$min" ]; then
+		ktap_print_msg "trace-cmd report $tc_total events, convert $pf_events"
+		return 1
+	fi
+	if ! pf_schema; then
+		pf_note="schema checks skipped: $pf_schema_why"
+		return 0
+	fi
+	if ! pf_decode "$base.pftrace" > "$base.txt" 2> "$base.protoc"; then
+		ktap_print_msg "protoc: $(head -c 300 "$base.protoc")"
+		return 1
+	fi
+	if ! pf_structure "$base.txt" > "$base.structure"; then
+		ktap_print_msg "$(head -5 "$base.structure")"
+		return 1
+	fi
+	pf_event_counts "$base.txt" > "$base.pf_counts"
+	tc_event_counts "$base.dat" > "$base.tc_counts"
+	if ! diff "$base.tc_counts" "$base.pf_counts" > "$base.diff"; then
+		ktap_print_msg "counts (trace-cmd <, perfetto >): $(head -10 "$base.diff" | tr '\n' ' ')"
+		return 1
+	fi
+	for e in $PF_TYPED_EVENTS; do
+		if pf_generic_events "$base.txt" | grep -qx "$e"; then
+			ktap_print_msg "$e written as a generic event"
+			return 1
+		fi
+	done
+	return 0
 }

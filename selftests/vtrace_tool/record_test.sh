@@ -61,7 +61,7 @@ command -v trace-cmd > /dev/null && have_trace_cmd=1
 have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 
-ktap_set_plan 18
+ktap_set_plan 19
 
 # left_in DIR: events still in the ring buffer, over all CPUs.
 left_in() {
@@ -380,6 +380,24 @@ expected sim < "$work/sim.txt"
 expect [ "$(json_num lost "$work/json")" = 0 ]
 keep "$work/sim.dat" sim
 result "record_simulator_events_kept ($(json_num events "$work/json") events)"
+
+# The same events recorded as a Perfetto trace (-o FILE.pftrace): every
+# event the recorder counted is in it; the host decodes it and checks the
+# vendor events (check_guest_artifacts.sh).
+# shellcheck disable=SC2086
+start_background $sim_args -b 8192 --json -o "$work/sim.pftrace"
+expect [ $rc = 0 ]
+echo 43 > $sim/seed
+echo 300 > $sim/step
+"$VTRACE" stop --instance "$inst" > "$work/stop"
+expect [ $? = 0 ]
+grep '^{' "$work/stop" > "$work/json"
+expect [ -s "$work/sim.pftrace" ]
+expect [ "$(json_num lost "$work/json")" = 0 ]
+expect [ "$(json_num events "$work/json")" -gt 300 ]
+[ -n "$VTRACE_OUT" ] && gzip -c "$work/sim.pftrace" > "$VTRACE_OUT/sim-perfetto.pftrace.gz"
+echo "events: $(json_num events "$work/json")" | expected sim-perfetto
+result "record_simulator_events_perfetto ($(json_num events "$work/json") events)"
 
 # vtrace.ko unloaded mid-record: its events stop, the recording goes on
 # (a marker after the unload is kept) and ends normally. Unloading a module
