@@ -211,6 +211,7 @@ int vt_convert(const char *in, const char *out,
 	ret = vt_tracedat_open(in, &handle, msg, msg_size);
 	if (ret)
 		return ret;
+	res.buffers_left_out = tracecmd_buffer_instances(handle);
 	input.tep = tracecmd_get_tep(handle);
 	input.ncpus = tep_get_cpus(input.tep);
 	input.clock = tracecmd_get_trace_clock(handle);

@@ -78,10 +78,13 @@ const char *vt_convert_format_names(void);
  * struct vt_convert_result - what a conversion did
  * @events: records written
  * @bytes: size of the output file
+ * @buffers_left_out: instance buffers of the file (trace-cmd record -B)
+ *	that were not converted: only the top-level buffer is
  */
 struct vt_convert_result {
 	uint64_t events;
 	uint64_t bytes;
+	int buffers_left_out;
 };
 
 /**
