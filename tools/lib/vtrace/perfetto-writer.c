@@ -143,6 +143,10 @@ static int fail(struct vt_perfetto *pf, int err, const char *fmt, ...)
 	return err;
 }
 
+/*
+ * Writes @pb out whole, or not at all: after a failed write the file is
+ * cut back to the packets written before, and nothing more is written.
+ */
 static int write_buffer(struct vt_perfetto *pf, struct vt_pb *pb)
 {
 	const unsigned char *p = pb->buf;
@@ -150,6 +154,8 @@ static int write_buffer(struct vt_perfetto *pf, struct vt_pb *pb)
 	ssize_t n;
 	int err;
 
+	if (pf->err)
+		return pf->err;
 	if (pb->err)
 		return fail(pf, pb->err, "encoding the trace: %s",
 			    strerror(-pb->err));
@@ -159,8 +165,8 @@ static int write_buffer(struct vt_perfetto *pf, struct vt_pb *pb)
 			continue;
 		if (n < 0) {
 			err = -errno;
-			/* Keep the file a whole number of packets. */
-			if (ftruncate(pf->fd, pf->written))
+			if (ftruncate(pf->fd, pf->written) ||
+			    lseek(pf->fd, pf->written, SEEK_SET) < 0)
 				return fail(
 					pf, err,
 					"writing the trace: %s (and cutting it back to whole packets: %s)",
