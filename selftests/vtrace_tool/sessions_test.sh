@@ -46,7 +46,7 @@ vt_require_tracefs
 have_trace_cmd=0
 command -v trace-cmd > /dev/null && have_trace_cmd=1
 
-ktap_set_plan 15
+ktap_set_plan 16
 
 # An instance whose recordings see nothing but markers.
 for i in $i1 $i2 $i3; do
@@ -281,7 +281,9 @@ else
 	boot_id=$(cat /proc/sys/kernel/random/boot_id)
 	output=x
 	EOF
-	flock "$st/session-fake.lock" sleep 5 &
+	# -o: flock(1) holds the lock itself, not the command it runs, so
+	# the lock goes with it.
+	flock -o "$st/session-fake.lock" sleep 30 &
 	locker=$!
 	sleep 0.3
 	vt_run stop fake
@@ -291,6 +293,8 @@ else
 	kill $locker $bystander
 	wait $locker $bystander 2> /dev/null
 	bystander=
+	vt_run sessions --json
+	expect [ "$out" = '{"sessions":[]}' ]
 	result stop_fake_entry_not_signalled
 fi
 
@@ -357,6 +361,30 @@ vt_run record --name bad.name/x --instance $i1 -e $event -t 300ms -o "$work/x.da
 expect [ "$rc" = 2 ]
 expect contains "$err" "bad session name 'bad.name/x'"
 result plain_session_starts_after_exclusive_ended
+
+# vtrace stop without a name: the only session running; with two (none
+# on the top level buffer) it asks which; with none it says so.
+record one $i1
+p1=$pid
+record two $i2
+p2=$pid
+expect wait_recording $i1
+expect wait_recording $i2
+vt_run stop
+expect [ "$rc" = 1 ]
+expect [ "$err" = "vtrace: error: 2 sessions are running, none on the top level buffer: name one (see 'vtrace sessions') or use --all" ]
+"$VTRACE" stop two > /dev/null
+wait $p2
+vt_run stop
+expect [ "$rc" = 0 ]
+wait $p1
+expect [ $? = 0 ]
+vt_run stop
+expect [ "$rc" = 1 ]
+expect [ "$err" = "vtrace: error: no session is running" ]
+vt_run stop --all
+expect [ "$rc" = 0 ]
+result stop_without_a_name
 
 # Exclusive sessions are root's: refused to another user, before the
 # state directory or tracefs is looked at.
