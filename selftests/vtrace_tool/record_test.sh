@@ -169,7 +169,8 @@ name=record_mmap_keeps_read_events_across_a_buffer_reset
 if [ "$have_mmap" = 0 ]; then
 	ktap_test_skip "$name (no ring-buffer mmap before 6.10)"
 else
-	start_background -e sched/sched_process_exec --json -o "$work/r.dat"
+	start_background -e sched/sched_process_exec --reader mmap --json \
+		-o "$work/r.dat"
 	expect [ $rc = 0 ]
 	seq 1 300 | while read -r i; do
 		echo "vtrace-marker-$i"
@@ -186,15 +187,43 @@ else
 fi
 echo 0 > "$idir/events/sched/sched_process_exec/filter"
 
-# -v names the path taken; auto takes mmap where the kernel has it.
-want=splice
-[ "$have_mmap" = 1 ] && want=mmap
+# -v names the path taken; auto takes splice, the cheapest per MB on
+# every kernel (mmap or not; Documentation/vtrace-record.rst).
 "$VTRACE" record --instance "$inst" -e sched/sched_switch -t 300ms -v \
 	-o "$work/v.dat" 2> "$work/err"
 rc=$?
 expect [ $rc = 0 ]
-expect grep -q "reader: $want on" "$work/err"
-result "record_verbose_names_reader_$want"
+expect grep -q "reader: splice on" "$work/err"
+result "record_verbose_names_reader_splice"
+
+# The progress line: on a terminal (script(1) gives the recording one),
+# rewritten in place at most twice a second; none with --json, none when
+# stderr is not a terminal.
+name=record_progress_line_on_a_terminal_only
+if ! script --version 2> /dev/null | grep -q util-linux; then
+	ktap_test_skip "$name (no util-linux script)"
+else
+	line='recording: [0-9]+\.[0-9] s, [0-9]+ events, [0-9]+\.[0-9] MB written, [0-9]+ lost'
+	script -qec "'$VTRACE' record --instance $inst -e sched/sched_switch \
+		-t 2s -o '$work/p.dat'" /dev/null > "$work/pty" 2>&1
+	rc=$?
+	expect [ $rc = 0 ]
+	shown=$(tr '\r' '\n' < "$work/pty" | grep -cE "^$line")
+	# Ticks at 0.5, 1, 1.5 and 2 s; never more than 2 a second.
+	expect [ "$shown" -ge 3 ]
+	expect [ "$shown" -le 5 ]
+	expect grep -q "recorded [0-9]* events" "$work/pty"
+	script -qec "'$VTRACE' record --instance $inst -e sched/sched_switch \
+		-t 1s --json -o '$work/p.dat'" /dev/null > "$work/pty" 2>&1
+	expect [ $? = 0 ]
+	expect [ "$(grep -c 'recording:' "$work/pty")" = 0 ]
+	"$VTRACE" record --instance "$inst" -e sched/sched_switch -t 1s \
+		-o "$work/p.dat" 2> "$work/err"
+	expect [ $? = 0 ]
+	expect [ "$(grep -c 'recording:' "$work/err")" = 0 ]
+	expect grep -q "recorded [0-9]* events" "$work/err"
+	result "$name"
+fi
 
 # Settings changed for the recording (-b, --clock) all come back.
 before=$(settings_of "$idir")

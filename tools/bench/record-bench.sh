@@ -71,7 +71,7 @@ stat_sum() {
 row() {
 	awk -v n="$1" -v o="$2" -v r="$3" -v l="$4" -v b="$5" -v u="$6" -v s="$7" 'BEGIN {
 		mb = b / 1e6; cpu = u + s
-		printf "| %-18s | %10d | %10d | %8d | %8.1f | %6.2f | %9.1f |\n",
+		printf "| %-23s | %10d | %10d | %8d | %8.1f | %6.2f | %9.1f |\n",
 			n, o, r, l, mb, cpu, (mb > 0 ? cpu * 1000 / mb : 0) }'
 }
 
@@ -82,7 +82,8 @@ storm() {
 
 results=()
 
-for path in mmap splice read; do
+# auto is the default path: its row names the reader it took.
+for path in auto mmap splice read; do
 	out=$work/vtrace-$path.dat
 	/usr/bin/time -f '%U %S' -o "$work/time" \
 		"$vtrace" record --instance "$inst" -e raw_syscalls/sys_enter \
@@ -97,7 +98,10 @@ for path in mmap splice read; do
 	recorded=$(sed 's/.*"events":\([0-9]*\),"lost".*/\1/' <<< "${json%%\"cpus\"*}")
 	lost=$(sed 's/.*"lost":\([0-9]*\),"bytes".*/\1/' <<< "${json%%\"cpus\"*}")
 	read -r u s < "$work/time"
-	results+=("$(row "vtrace $path" $((calls * 2)) "$recorded" "$lost" \
+	name="vtrace $path"
+	[ $path = auto ] &&
+		name="vtrace default: $(sed 's/.*"reader":"\([a-z]*\)".*/\1/' <<< "$json")"
+	results+=("$(row "$name" $((calls * 2)) "$recorded" "$lost" \
 		"$(stat -c %s "$out")" "$u" "$s")")
 	rm -f "$out"
 done
@@ -157,6 +161,7 @@ echo 1 > "$idir/events/raw_syscalls/sys_exit/enable"
 /usr/bin/time -f '%U %S' -o "$work/time" sh -c '
 	for c in $(seq 0 $(('"$ncpus"' - 1))); do
 		cat '"$idir"'/per_cpu/cpu$c/trace_pipe_raw > '"$work"'/cat.$c &
+		echo $! >> '"$work"'/cat.pids
 	done
 	wait
 ' &
@@ -168,7 +173,7 @@ echo 0 > "$idir/tracing_on"
 sleep 1
 # (They may have ended already: a drained trace_pipe_raw with tracing off
 # reads as end of file.)
-pkill -TERM -f "^cat $idir/per_cpu/" || true
+kill -TERM $(cat "$work/cat.pids") 2>/dev/null || true
 wait $wrapper || true
 recorded=$(stat_sum "read events")
 lost=$(( $(stat_sum overrun) + $(stat_sum "dropped events") ))
@@ -181,6 +186,19 @@ echo 0 > "$idir/events/enable"
 echo "host: $(uname -sr), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "load: raw_syscalls (filter '$filter'), getppid at $rate/s per CPU for ${secs}s on $ncpus CPUs; ${buf_kb} KB buffer per CPU"
 echo
-echo "| reader             |    offered |   recorded |     lost |       MB | CPU s  | CPU ms/MB |"
-echo "|--------------------|------------|------------|----------|----------|--------|-----------|"
+echo "| reader                  |    offered |   recorded |     lost |       MB | CPU s  | CPU ms/MB |"
+echo "|-------------------------|------------|------------|----------|----------|--------|-----------|"
 printf '%s\n' "${results[@]}"
+# The goal: the default path at most half trace-cmd's reader CPU per MB.
+echo
+printf '%s\n' "${results[@]}" | awk -F'|' '
+	{ name = $2; gsub(/^ +| +$/, "", name); per_mb[name] = $6 > 0 ? $7 / $6 : 0 }
+	name ~ /^vtrace default/ { dflt = name }
+	END {
+		tc = per_mb["trace-cmd record"]
+		if (tc > 0)
+			printf "CPU per MB against trace-cmd record: %s %.2fx (goal <= 0.50x: %s), mmap %.2fx, splice %.2fx, read %.2fx\n",
+				dflt, per_mb[dflt] / tc, per_mb[dflt] / tc <= 0.5 ? "met" : "MISSED",
+				per_mb["vtrace mmap"] / tc, per_mb["vtrace splice"] / tc, per_mb["vtrace read"] / tc
+	}'
+

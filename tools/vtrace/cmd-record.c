@@ -28,6 +28,10 @@
 #include "cli.h"
 #include "cli-session.h"
 
+/* The progress line is rewritten at most twice a second. */
+#define PROGRESS_TICK_MS 500
+#define PROGRESS_MIN_INTERVAL_S 0.49
+
 struct record_opts {
 	struct cli_files catfiles;
 	char **cats;
@@ -71,6 +75,8 @@ struct record_opts {
  * @options: the config's tracefs_options as "name" or "noname"
  * @origins: "FILE:LINE:COL" of the config's ftrace_events, for messages
  * @rec: the recording
+ * @progress_shown: the progress line is on the terminal
+ * @progress_at: when it was last written, in seconds of the recording
  */
 struct record {
 	const struct record_opts *opts;
@@ -86,6 +92,8 @@ struct record {
 	char **options;
 	char **origins;
 	struct vtrace_recorder *rec;
+	bool progress_shown;
+	double progress_at;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -126,8 +134,8 @@ static void usage(FILE *out)
 		"      --instance NAME   record in tracefs instance NAME (created if missing,\n"
 		"                        removed afterwards if created)\n"
 		"      --clock CLOCK     trace_clock during the recording (default boot)\n"
-		"      --reader PATH     auto (default: mmap where the kernel maps ring\n"
-		"                        buffers, else splice), mmap, splice or read\n"
+		"      --reader PATH     auto (default: the cheapest here, splice), mmap,\n"
+		"                        splice or read\n"
 		"      --name NAME       the session's unique name (default vtrace-PID)\n"
 		"      --exclusive-prio N  an exclusive session of priority N (root only):\n"
 		"                        aborts every other session, refuses new ones of\n"
@@ -356,8 +364,6 @@ static int apply_config(struct record_opts *o)
 	return 0;
 }
 
-
-
 /* A finding about a config value, at its position; printed at once. */
 static void config_note(const struct vtrace_trace_config *tc,
 			const struct vtrace_tc_string *at,
@@ -410,9 +416,10 @@ static int select_config(struct record *r)
 		it = &tc->atrace_categories.items[i];
 		ret = vtrace_selection_add_category(&r->sel, &r->map, it->str);
 		if (ret == -ENOENT) {
-			config_note(tc, it, sev,
-				    "atrace category '%s' is neither a standard category nor in the category files%s",
-				    it->str, o->strict ? "" : " (ignored)");
+			config_note(
+				tc, it, sev,
+				"atrace category '%s' is neither a standard category nor in the category files%s",
+				it->str, o->strict ? "" : " (ignored)");
 			errors += o->strict;
 		} else if (ret) {
 			return ret;
@@ -436,9 +443,10 @@ static int select_config(struct record *r)
 				    vtrace_selection_strerror(&r->sel));
 			errors++;
 		} else if (!found) {
-			config_note(tc, it, sev,
-				    "event '%s' is not in this kernel's tracefs%s",
-				    it->str, skipped);
+			config_note(
+				tc, it, sev,
+				"event '%s' is not in this kernel's tracefs%s",
+				it->str, skipped);
 			errors += o->strict;
 		}
 	}
@@ -536,16 +544,26 @@ static int on_tick(void *ctx, struct vtrace_recorder *rec)
 	return 0;
 }
 
+/*
+ * The progress line on a terminal, rewritten in place (and the rest of
+ * the line erased) at most twice a second.
+ */
 static int show_progress(void *ctx, struct vtrace_recorder *rec)
 {
+	struct record *r = ctx;
 	struct vtrace_recorder_progress p;
 
 	vtrace_recorder_progress(rec, &p);
-	fprintf(stderr, "\r%6.1f s  %8.1f MB  %10.0f events/s  lost %llu   ",
-		p.elapsed, p.bytes / 1e6,
-		p.elapsed > 0 ? p.events / p.elapsed : 0.0, p.lost);
+	session_tick(r, rec, &p);
+	if (r->progress_shown &&
+	    p.elapsed - r->progress_at < PROGRESS_MIN_INTERVAL_S)
+		return 0;
+	fprintf(stderr,
+		"\rrecording: %.1f s, %llu events, %.1f MB written, %llu lost\033[K",
+		p.elapsed, p.events, p.bytes / 1e6, p.lost);
 	fflush(stderr);
-	session_tick(ctx, rec, &p);
+	r->progress_shown = true;
+	r->progress_at = p.elapsed;
 	return 0;
 }
 
@@ -633,11 +651,17 @@ static int config_recorder_opts(struct record *r,
 	return 0;
 }
 
+/* A progress line: on a terminal, not for --json or --background. */
+static bool shows_progress(const struct record_opts *o)
+{
+	return !o->background && !o->json && isatty(STDERR_FILENO);
+}
+
 /* Make the recorder and start it; prints. */
 static int start(struct record *r)
 {
 	const struct record_opts *o = r->opts;
-	bool show = !o->background && isatty(STDERR_FILENO);
+	bool show = shows_progress(o);
 	struct vtrace_recorder_opts ropts = {
 		.instance = r->vi,
 		.events = r->events,
@@ -646,6 +670,7 @@ static int start(struct record *r)
 		.duration_ms = o->duration_ms,
 		.buffer_kb = o->buffer_kb,
 		.clock = o->clock,
+		.tick_ms = show ? PROGRESS_TICK_MS : 0,
 		.hooks = show ? &progress_hooks : &quiet_hooks,
 		.hooks_ctx = r,
 	};
@@ -693,11 +718,10 @@ static int start(struct record *r)
 /* Record until told to stop, then stop; prints. */
 static int record(struct record *r)
 {
-	bool show = !r->opts->background && isatty(STDERR_FILENO);
 	int ret, err;
 
 	ret = vtrace_recorder_run(r->rec);
-	if (show)
+	if (r->progress_shown)
 		fputc('\n', stderr);
 	if (ret)
 		vtrace_err("%s", vtrace_recorder_strerror(r->rec));

@@ -4,10 +4,11 @@
  * per_cpu/cpuN/trace_pipe_raw to a callback, whole and in kernel layout
  * (timestamp, commit, data), the way trace.dat stores them.
  *
- * Three paths, best first:
+ * Three paths (%VTRACE_READER_AUTO takes the cheapest per MB, splice):
  *  - mmap:   the ring buffer mapped read-only (Linux 6.10 and later); the
  *            reader sub-buffer is swapped in with TRACE_MMAP_IOCTL_GET_READER
- *            and handed out in place, without a copy.
+ *            and handed out in place, without a copy (but the kernel marks
+ *            its events read one at a time).
  *  - splice: sub-buffers moved into a pipe by splice() (libtracefs'
  *            tracefs_cpu_buffered_read()), then read from the pipe.
  *  - read:   read() of the file (libtracefs' tracefs_cpu_read()).
