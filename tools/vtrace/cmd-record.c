@@ -788,7 +788,17 @@ static void print_summary(const struct record *r)
 			fprintf(stderr,
 				"  cpu%d: %llu events, %llu lost, %llu bytes\n",
 				cpu, a.events, a.lost, a.bytes);
-	if (all.lost)
+	if (vtrace_recorder_stop_reason(r->rec, NULL) == VTRACE_STOP_FULL)
+		vtrace_warn(
+			"stopped when full: the config's DISCARD limit of %llu bytes was reached",
+			o->tc.write_into_file ? (unsigned long long)o->tc.max_file_size_bytes :
+						o->tc.buffer_size_kb * 1024ULL);
+	if (all.lost && o->config && !o->tc.write_into_file &&
+	    o->tc.fill_policy == VTRACE_FILL_RING_BUFFER)
+		fprintf(stderr,
+			"vtrace: ring buffer: %llu older events were overwritten, the newest kept\n",
+			all.lost);
+	else if (all.lost)
 		vtrace_warn(
 			"LOST %llu EVENTS: the ring buffer overflowed before it was read; record fewer events or use a larger -b",
 			all.lost);

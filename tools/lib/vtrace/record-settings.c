@@ -188,6 +188,155 @@ int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on)
 	return write_number(s->instance, "tracing_on", on);
 }
 
+/* A file's contents without the trailing newline, or NULL. */
+static char *read_setting(struct tracefs_instance *instance, const char *file)
+{
+	char *buf;
+	size_t len;
+
+	errno = 0;
+	buf = tracefs_instance_file_read(instance, file, NULL);
+	/* libtracefs returns NULL for an empty file too. */
+	if (!buf)
+		return errno ? NULL : strdup("");
+	len = strlen(buf);
+	while (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	return buf;
+}
+
+static int write_setting(struct tracefs_instance *instance, const char *file,
+			 const char *value)
+{
+	errno = 0;
+	if (tracefs_instance_file_write(instance, file, value) < 0)
+		return errno_or(-EIO);
+	return 0;
+}
+
+/**
+ * vtrace_settings_set_cpumask - trace only on some CPUs
+ * @s: saved settings
+ * @mask: hex mask as tracing_cpumask takes it ("3", "ff,ffffffff")
+ *
+ * Returns 0 or a negative errno.
+ */
+int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
+				const char *mask)
+{
+	if (!s->cpumask) {
+		s->cpumask = read_setting(s->instance, "tracing_cpumask");
+		if (!s->cpumask)
+			return errno_or(-EIO);
+	}
+	return write_setting(s->instance, "tracing_cpumask", mask);
+}
+
+/**
+ * vtrace_settings_set_event_pids - record only some threads' events
+ * @s: saved settings
+ * @pids: the threads (set_event_pid)
+ * @nr: how many
+ *
+ * Returns 0 or a negative errno.
+ */
+int vtrace_settings_set_event_pids(struct vtrace_record_settings *s,
+				   const pid_t *pids, size_t nr)
+{
+	size_t i, off = 0;
+	char *list;
+	int ret;
+
+	if (!s->event_pids) {
+		s->event_pids = read_setting(s->instance, "set_event_pid");
+		if (!s->event_pids)
+			return errno_or(-EIO);
+	}
+	list = malloc(nr * 12 + 1);
+	if (!list)
+		return -ENOMEM;
+	list[0] = '\0';
+	for (i = 0; i < nr; i++)
+		off += sprintf(list + off, "%s%d", i ? " " : "", (int)pids[i]);
+	/* Writing replaces the list (the file is opened with O_TRUNC). */
+	ret = write_setting(s->instance, "set_event_pid", list);
+	free(list);
+	return ret;
+}
+
+/**
+ * vtrace_settings_set_option - set a trace option
+ * @s: saved settings
+ * @option: "name" to set options/name, "noname" to clear it
+ *
+ * Returns 0, -ENOENT for an option this kernel does not have, or another
+ * negative errno.
+ */
+int vtrace_settings_set_option(struct vtrace_record_settings *s,
+			       const char *option)
+{
+	bool on = strncmp(option, "no", 2);
+	const char *name = on ? option : option + 2;
+	char file[300], **grown, *was;
+	int ret;
+
+	snprintf(file, sizeof(file), "options/%s", name);
+	if (!tracefs_file_exists(s->instance, file))
+		return -ENOENT;
+	was = read_setting(s->instance, file);
+	if (!was)
+		return errno_or(-EIO);
+	grown = realloc(s->options, (s->nr_options + 1) * sizeof(*grown));
+	if (!grown) {
+		free(was);
+		return -ENOMEM;
+	}
+	s->options = grown;
+	ret = asprintf(&grown[s->nr_options], "%s%s",
+		       strcmp(was, "1") ? "no" : "", name);
+	free(was);
+	if (ret < 0)
+		return -ENOMEM;
+	s->nr_options++;
+	return write_setting(s->instance, file, on ? "1" : "0");
+}
+
+/* tracing_cpumask, set_event_pid and options, as found; in reverse. */
+static int restore_filters(struct vtrace_record_settings *s)
+{
+	char file[300];
+	int ret = 0, err;
+	bool on;
+
+	while (s->nr_options) {
+		char *opt = s->options[--s->nr_options];
+
+		on = strncmp(opt, "no", 2);
+		snprintf(file, sizeof(file), "options/%s", on ? opt : opt + 2);
+		err = write_setting(s->instance, file, on ? "1" : "0");
+		if (err && !ret)
+			ret = err;
+		free(opt);
+	}
+	if (s->event_pids) {
+		/* An empty list is written as a truncation alone. */
+		err = write_setting(s->instance, "set_event_pid",
+				    *s->event_pids ? s->event_pids : "\n");
+		if (err && !ret)
+			ret = err;
+		free(s->event_pids);
+		s->event_pids = NULL;
+	}
+	if (s->cpumask) {
+		err = write_setting(s->instance, "tracing_cpumask", s->cpumask);
+		if (err && !ret)
+			ret = err;
+		free(s->cpumask);
+		s->cpumask = NULL;
+	}
+	return ret;
+}
+
 /**
  * vtrace_settings_restore - put back every setting that was changed
  * @s: saved settings
@@ -236,6 +385,9 @@ int vtrace_settings_restore(struct vtrace_record_settings *s)
 			ret = err;
 		s->percent_changed = false;
 	}
+	err = restore_filters(s);
+	if (err && !ret)
+		ret = err;
 	if (s->tracing_on_changed) {
 		err = write_number(s->instance, "tracing_on", s->tracing_on);
 		if (err && !ret)
@@ -251,8 +403,19 @@ int vtrace_settings_restore(struct vtrace_record_settings *s)
  */
 void vtrace_settings_free(struct vtrace_record_settings *s)
 {
+	size_t i;
+
 	free(s->buffer_kb);
 	free(s->clock);
+	free(s->cpumask);
+	free(s->event_pids);
+	for (i = 0; i < s->nr_options; i++)
+		free(s->options[i]);
+	free(s->options);
 	s->buffer_kb = NULL;
 	s->clock = NULL;
+	s->cpumask = NULL;
+	s->event_pids = NULL;
+	s->options = NULL;
+	s->nr_options = 0;
 }

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * The tracefs settings a recording changes, kept so that they can be put
- * back exactly: per-CPU buffer sizes, trace_clock, buffer_percent and
- * tracing_on of one instance.
+ * back exactly: per-CPU buffer sizes, trace_clock, buffer_percent,
+ * tracing_cpumask, set_event_pid, trace options and tracing_on of one
+ * instance.
  */
 #ifndef _VTRACE_RECORD_SETTINGS_H
 #define _VTRACE_RECORD_SETTINGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
 
 struct tracefs_instance;
 
@@ -22,6 +25,10 @@ struct tracefs_instance;
  * @tracing_on: tracing_on as found
  * @unexpanded: the buffer is still at its boot-time minimum, to grow to
  *	@buffer_kb on first use (which a mapped buffer refuses: EBUSY)
+ * @cpumask: tracing_cpumask as found, once changed (else NULL)
+ * @event_pids: set_event_pid as found, once changed (else NULL)
+ * @options: "name" or "noname" of each option changed, as found
+ * @nr_options: entries in @options
  * @buffer_changed: vtrace_settings_set_buffer_kb() wrote buffer_size_kb
  * @subbuf_changed: vtrace_settings_set_subbuf_kb() wrote
  *	buffer_subbuf_size_kb
@@ -37,6 +44,10 @@ struct vtrace_record_settings {
 	int buffer_percent;
 	long long subbuf_kb;
 	int tracing_on;
+	char *cpumask;
+	char *event_pids;
+	char **options;
+	size_t nr_options;
 	bool unexpanded;
 	bool buffer_changed;
 	bool subbuf_changed;
@@ -55,6 +66,12 @@ int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent);
 int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
 				  long long kb);
 int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on);
+int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
+				const char *mask);
+int vtrace_settings_set_event_pids(struct vtrace_record_settings *s,
+				   const pid_t *pids, size_t nr);
+int vtrace_settings_set_option(struct vtrace_record_settings *s,
+			       const char *option);
 int vtrace_settings_restore(struct vtrace_record_settings *s);
 void vtrace_settings_free(struct vtrace_record_settings *s);
 

@@ -86,7 +86,10 @@ struct cpu_thread {
  * @wake_fd: readable once the recording should stop (@reason is set)
  * @reason: why it stops
  * @abort_reason: the text given to vtrace_recorder_abort()
- * @lock: guards @sink_err, @fail_err, @abort_reason, @shown and @err_text
+ * @taken: %VTRACE_FILL_DISCARD: bytes handed to the sink so far
+ * @full: %VTRACE_FILL_DISCARD: the limit was met; nothing more is taken
+ * @lock: guards @sink_err, @fail_err, @abort_reason, @shown, @err_text,
+ *	@taken and @full
  * @sink_err: the first sink failure; every CPU then stops writing
  * @fail_err: the first failure that stopped the recording
  * @err_text: messages of the failures, joined by "; "
@@ -116,6 +119,8 @@ struct vtrace_recorder {
 	atomic_bool drain;
 	int wake_fd;
 	atomic_int reason;
+	unsigned long long taken;
+	bool full;
 	const char *abort_reason;
 	pthread_mutex_t lock;
 	int sink_err;
@@ -174,23 +179,6 @@ static void fail(struct vtrace_recorder *rec, int err)
 	set_reason(rec, VTRACE_STOP_FAILED);
 }
 
-static const char *not_implemented(const struct vtrace_recorder_opts *o)
-{
-	if (o->fill_policy != VTRACE_FILL_STREAM)
-		return "a fill policy other than streaming";
-	if (o->max_file_size)
-		return "a maximum file size";
-	if (o->file_write_period_ms)
-		return "a file write period";
-	if (o->cpumask)
-		return "a tracing CPU mask";
-	if (o->nr_tids)
-		return "recording only some threads";
-	if (o->tracefs_options)
-		return "trace options";
-	return NULL;
-}
-
 /**
  * vtrace_recorder_create - make a recorder; tracefs is not touched yet
  * @opts: what to record; copied, but what it points to is borrowed
@@ -201,14 +189,14 @@ static const char *not_implemented(const struct vtrace_recorder_opts *o)
  *	out of memory
  *
  * Return: 0; -EINVAL for options that make no recording (no instance, no
- * event); -EOPNOTSUPP for an option not implemented yet; -ENOMEM.
+ * event, a fill policy other than streaming without a maximum size);
+ * -ENOMEM.
  */
 int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
 			   struct vtrace_sink *sink,
 			   struct vtrace_recorder **out)
 {
 	struct vtrace_recorder *rec;
-	const char *missing;
 	int cpu;
 
 	*out = NULL;
@@ -228,13 +216,19 @@ int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
 		rec_error(rec, "nothing to record");
 		return -EINVAL;
 	}
-	missing = not_implemented(opts);
-	if (missing) {
-		rec_error(rec, "%s is not implemented yet", missing);
-		return -EOPNOTSUPP;
+	if (opts->fill_policy != VTRACE_FILL_STREAM && !opts->max_file_size) {
+		rec_error(rec, "a %s recording needs a maximum size",
+			  opts->fill_policy == VTRACE_FILL_DISCARD ?
+				  "DISCARD" :
+				  "RING_BUFFER");
+		return -EINVAL;
 	}
 	if (!rec->opts.drain_period_ms)
 		rec->opts.drain_period_ms = DEFAULT_PERIOD_MS;
+	/* The output is written as it is read: read at least that often. */
+	if (opts->file_write_period_ms &&
+	    opts->file_write_period_ms < rec->opts.drain_period_ms)
+		rec->opts.drain_period_ms = opts->file_write_period_ms;
 	if (!rec->opts.tick_ms)
 		rec->opts.tick_ms = DEFAULT_PERIOD_MS;
 	rec->tfs = vtrace_instance_tracefs(opts->instance);
@@ -351,6 +345,58 @@ static int set_clock(struct vtrace_recorder *rec)
 	return rec->clock ? 0 : -ENOMEM;
 }
 
+/*
+ * RING_BUFFER keeps the newest max_file_size bytes in the kernel's own
+ * ring buffers, read only at the stop: each CPU gets its share (at least
+ * a page), unless the caller chose a size.
+ */
+static long long ring_buffer_kb(const struct vtrace_recorder *rec)
+{
+	long long kb;
+
+	if (rec->opts.fill_policy != VTRACE_FILL_RING_BUFFER)
+		return 0;
+	kb = rec->opts.max_file_size / 1024 / (rec->nr_cpus ?: 1);
+	return kb < 4 ? 4 : kb;
+}
+
+/* CPU mask, threads and options the recording asks for. */
+static int set_up_filters(struct vtrace_recorder *rec)
+{
+	const struct vtrace_recorder_opts *o = &rec->opts;
+	const char *const *opt;
+	int ret;
+
+	if (o->cpumask) {
+		ret = vtrace_settings_set_cpumask(&rec->settings, o->cpumask);
+		if (ret)
+			return settings_error(rec, "tracing_cpumask", ret);
+	}
+	if (o->nr_tids) {
+		ret = vtrace_settings_set_event_pids(&rec->settings, o->tids,
+						     o->nr_tids);
+		if (ret)
+			return settings_error(rec, "set_event_pid", ret);
+	}
+	/* The ring buffer policy is the kernel's overwrite mode. */
+	if (o->fill_policy == VTRACE_FILL_RING_BUFFER) {
+		ret = vtrace_settings_set_option(&rec->settings, "overwrite");
+		if (ret)
+			return settings_error(rec, "options/overwrite", ret);
+	}
+	for (opt = o->tracefs_options; opt && *opt; opt++) {
+		ret = vtrace_settings_set_option(&rec->settings, *opt);
+		if (ret == -ENOENT) {
+			rec_error(rec, "no trace option '%s' in this kernel (options/%s)",
+				  *opt, strncmp(*opt, "no", 2) ? *opt : *opt + 2);
+			return ret;
+		}
+		if (ret)
+			return settings_error(rec, "options", ret);
+	}
+	return 0;
+}
+
 /* The buffer as the recording wants it: sizes, clock, wake-up mark. */
 static int set_up_buffer(struct vtrace_recorder *rec)
 {
@@ -371,10 +417,12 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 	 * Enabling an event grows a buffer still at its boot-time minimum,
 	 * which fails once the buffer is mapped: grow it now.
 	 */
-	if (o->buffer_kb || rec->settings.unexpanded) {
+	if (o->buffer_kb || rec->settings.unexpanded ||
+	    o->fill_policy == VTRACE_FILL_RING_BUFFER) {
 		ret = vtrace_settings_set_buffer_kb(
 			&rec->settings,
-			o->buffer_kb ?: rec->settings.buffer_kb[0]);
+			o->buffer_kb ?: ring_buffer_kb(rec) ?:
+					 rec->settings.buffer_kb[0]);
 		if (ret)
 			return settings_error(rec, "buffer_size_kb", ret);
 	}
@@ -385,6 +433,9 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 					  VTRACE_RECORDER_BUFFER_PERCENT);
 	if (ret && ret != -EOPNOTSUPP)
 		return settings_error(rec, "buffer_percent", ret);
+	ret = set_up_filters(rec);
+	if (ret)
+		return ret;
 	if (tracefs_instance_file_clear(rec->tfs, "trace"))
 		return settings_error(rec, "trace (clearing the buffer)",
 				      errno ? -errno : -EIO);
@@ -437,10 +488,39 @@ static int set_up(struct vtrace_recorder *rec)
 	return 0;
 }
 
+static int discard_subbuf(void *ctx, int cpu, const void *subbuf,
+			  size_t size);
+
+/*
+ * DISCARD: once max_file_size bytes are written, nothing more is taken and
+ * the recording stops (VTRACE_STOP_FULL), as Perfetto stops a trace whose
+ * file is full.
+ */
+static bool over_limit(struct vtrace_recorder *rec, size_t size)
+{
+	bool over;
+
+	if (rec->opts.fill_policy != VTRACE_FILL_DISCARD)
+		return false;
+	pthread_mutex_lock(&rec->lock);
+	over = rec->full || rec->taken + size > rec->opts.max_file_size;
+	if (over)
+		rec->full = true;
+	else
+		rec->taken += size;
+	pthread_mutex_unlock(&rec->lock);
+	if (over)
+		set_reason(rec, VTRACE_STOP_FULL);
+	return over;
+}
+
 static int to_sink(void *ctx, int cpu, const void *subbuf, size_t size)
 {
 	struct cpu_thread *t = ctx;
 	struct vtrace_sink *sink = t->rec->sink;
+
+	if (over_limit(t->rec, size))
+		return discard_subbuf(ctx, cpu, subbuf, size);
 
 	t->sink_err = sink->ops->add_subbuf(sink, cpu, subbuf, size);
 	return t->sink_err;
@@ -554,7 +634,15 @@ static void *record_cpu(void *arg)
 	CPU_SET(t->cpu, &on_cpu);
 	sched_setaffinity(0, sizeof(on_cpu), &on_cpu);
 
-	while (!(pfd[1].revents & POLLIN)) {
+	/* RING_BUFFER: the kernel keeps the newest data until the stop. */
+	while (rec->opts.fill_policy == VTRACE_FILL_RING_BUFFER &&
+	       !(pfd[1].revents & POLLIN)) {
+		if (poll(pfd + 1, 1, -1) < 0 && errno != EINTR) {
+			t->err = -errno;
+			break;
+		}
+	}
+	while (!(pfd[1].revents & POLLIN) && !t->err) {
 		if (poll(pfd, 2, rec->opts.drain_period_ms) < 0) {
 			t->err = -errno;
 			rec_error(rec, "poll cpu%d: %s", t->cpu,

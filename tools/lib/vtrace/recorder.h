@@ -36,9 +36,7 @@
  *  - atrace: ->started() runs once tracing is on, ->stopping() just
  *    before it goes off: set and clear userspace tag bits there.
  *  - trace configs: struct vtrace_recorder_opts holds what a Perfetto
- *    TraceConfig sets; the members marked "not implemented yet" make
- *    vtrace_recorder_create() fail with -EOPNOTSUPP and a message naming
- *    them until they are.
+ *    TraceConfig sets (fill policy, sizes, CPU mask, threads, options).
  *  - output formats: a sink (sink.h) per format.
  */
 #ifndef _VTRACE_RECORDER_H
@@ -63,11 +61,13 @@ struct vtrace_recorder;
 /**
  * enum vtrace_fill_policy - what a recording keeps when data outgrows it
  * @VTRACE_FILL_STREAM: read all along and keep everything (the default)
- * @VTRACE_FILL_RING_BUFFER: keep only the newest data, as of the stop
- *	(Perfetto's RING_BUFFER; not implemented yet)
+ * @VTRACE_FILL_RING_BUFFER: keep only the newest
+ *	vtrace_recorder_opts.max_file_size bytes, as of the stop: the kernel's
+ *	ring buffers, in overwrite mode and sized to it, are read at the stop
+ *	(Perfetto's RING_BUFFER)
  * @VTRACE_FILL_DISCARD: stop taking data once
- *	vtrace_recorder_opts.max_file_size is reached, and say so (Perfetto's
- *	DISCARD; not implemented yet)
+ *	vtrace_recorder_opts.max_file_size bytes are taken, and stop
+ *	(%VTRACE_STOP_FULL; Perfetto's DISCARD)
  */
 enum vtrace_fill_policy {
 	VTRACE_FILL_STREAM,
@@ -83,6 +83,7 @@ enum vtrace_fill_policy {
  *	vtrace stop)
  * @VTRACE_STOP_ABORT: vtrace_recorder_abort(), with a reason
  * @VTRACE_STOP_FAILED: a reader, the sink or the recorder failed
+ * @VTRACE_STOP_FULL: %VTRACE_FILL_DISCARD's limit was reached
  */
 enum vtrace_stop_reason {
 	VTRACE_STOP_NONE,
@@ -90,6 +91,7 @@ enum vtrace_stop_reason {
 	VTRACE_STOP_REQUEST,
 	VTRACE_STOP_ABORT,
 	VTRACE_STOP_FAILED,
+	VTRACE_STOP_FULL,
 };
 
 struct vtrace_recorder_hooks;
@@ -112,19 +114,17 @@ struct vtrace_recorder_hooks;
  *	mark; 0: 1000
  * @tick_ms: how often vtrace_recorder_run() calls ->tick() and looks for
  *	CPUs come online; 0: 1000
- * @fill_policy: see enum vtrace_fill_policy; other than
- *	%VTRACE_FILL_STREAM not implemented yet
- * @max_file_size: bytes of sub-buffers to keep at most; 0: no limit
- *	(not implemented yet)
- * @file_write_period_ms: how often the output is written; 0: as read
- *	(not implemented yet)
+ * @fill_policy: see enum vtrace_fill_policy
+ * @max_file_size: bytes of sub-buffers to keep at most, for
+ *	%VTRACE_FILL_RING_BUFFER and %VTRACE_FILL_DISCARD (which need it)
+ * @file_write_period_ms: longest time between two writes of the output;
+ *	0: @drain_period_ms (the output is written as the buffers are read)
  * @cpumask: tracing_cpumask during the recording (hex, as the file takes
- *	it); NULL: as found (not implemented yet)
+ *	it); NULL: as found
  * @tids: record only these threads' events (set_event_pid); borrowed
- *	(not implemented yet)
  * @nr_tids: entries in @tids; 0: every thread
- * @tracefs_options: NULL-terminated trace_options to set during the
- *	recording ("name" or "noname"); NULL: none (not implemented yet)
+ * @tracefs_options: NULL-terminated trace options to set during the
+ *	recording ("name" or "noname"); NULL: none
  * @hooks: callbacks, or NULL
  * @hooks_ctx: passed to every hook
  */
