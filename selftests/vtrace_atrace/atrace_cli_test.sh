@@ -19,7 +19,7 @@ if [ ! -d "$TRACEFS/instances" ] || [ ! -d "$TRACEFS/events/sched/sched_wakeup" 
 	ktap_skip_all "no tracefs with sched events at $TRACEFS"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 9
+ktap_set_plan 12
 
 inst=vtrace_atrace_cli_$$
 rec=vtrace_atrace_rec_$$
@@ -110,5 +110,36 @@ vt_run reset
 [ "$rc" = 0 ] && contains "$out" "dropped the atrace tags of 1 recording no longer running" &&
 	"$VTRACE" status | grep -q "userspace atrace tags: none enabled"
 vt_result reset_drops_them $?
+"$VTRACE" disable --all --instance "$rec" >/dev/null 2>&1
+
+# ftrace/print has no enable file: it is recorded whenever tracing is on.
+"$VTRACE" record -e ftrace/print --instance "$rec" -t 2s --json \
+	-o "$VT_TMP/print.dat" >"$VT_TMP/out" 2>"$VT_TMP/err" &
+recorder=$!
+i=0
+until "$VTRACE" status | grep -q "by the recording of $rec" || [ $i = 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+"$VTRACE" marker begin printed && "$VTRACE" marker end
+wait $recorder
+rc=$?
+out=$(cat "$VT_TMP/out")
+err=$(cat "$VT_TMP/err")
+[ "$rc" = 0 ] && contains "$err" "ftrace/print is always on" &&
+	contains "$out" '"events":2,'
+vt_result record_accepts_ftrace_print_and_records_the_markers $?
+
+vt_run enable --instance "$inst" ftrace/print
+[ "$rc" = 0 ] && contains "$out" "1 always on (no enable file)" &&
+	contains "$err" "ftrace/print is always on"
+vt_result enable_says_ftrace_print_is_always_on $?
+
+printf 'markers\n ftrace/print\n' >"$VT_TMP/print.txt"
+vt_run categories -f "$VT_TMP/print.txt" --instance "$inst"
+echo "$out" | grep -q "^  ftrace/print  *always on$" &&
+	"$VTRACE" status -f "$VT_TMP/print.txt" --instance "$inst" |
+	grep -q "^  ftrace/print (always on)$"
+vt_result categories_and_status_show_it_always_on $?
 
 ktap_finished

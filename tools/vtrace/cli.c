@@ -145,15 +145,21 @@ int cli_selection_error(const struct vtrace_selection *sel, int err)
 /**
  * cli_selection_warn_missing - warn about each event not on this kernel
  * @sel: a checked or switched selection
+ *
+ * And say which are always on (ftrace/print and the like): asked for, they
+ * are recorded without being enabled.
  */
 void cli_selection_warn_missing(const struct vtrace_selection *sel)
 {
-	char msg[VTRACE_EVENT_PART_MAX * 3 + 64];
+	char msg[VTRACE_EVENT_PART_MAX * 3 + 96];
 	size_t i;
 
-	for (i = 0; i < sel->nr; i++)
+	for (i = 0; i < sel->nr; i++) {
 		if (vtrace_selection_missing(sel, i, msg, sizeof(msg)))
 			vtrace_warn("%s", msg);
+		else if (vtrace_selection_always_on(sel, i, msg, sizeof(msg)))
+			fprintf(stderr, "vtrace: %s\n", msg);
+	}
 }
 
 /**
@@ -268,8 +274,8 @@ int cli_find_tracefs(const char **dir)
 	 * tracefs is root-only (0700) unless the system opened it up.
 	 */
 	if (access(*dir, R_OK | X_OK)) {
-		vtrace_err("cannot access tracefs at %s: %s (run as root)", *dir,
-			   strerror(errno));
+		vtrace_err("cannot access tracefs at %s: %s (run as root)",
+			   *dir, strerror(errno));
 		return VTRACE_EXIT_FAIL;
 	}
 	return VTRACE_EXIT_OK;

@@ -35,6 +35,8 @@ static const char *state_name(enum vtrace_event_state state)
 		return "enabled";
 	case VTRACE_EVENT_DISABLED:
 		return "disabled";
+	case VTRACE_EVENT_ALWAYS_ON:
+		return "always on";
 	default:
 		return "missing";
 	}
@@ -136,8 +138,12 @@ int cmd_categories(int argc, char **argv)
 			vtrace_json_string(&j, "event", event);
 			vtrace_json_bool(&j, "present",
 					 state != VTRACE_EVENT_MISSING);
-			vtrace_json_bool(&j, "enabled",
-					 state == VTRACE_EVENT_ENABLED);
+			vtrace_json_bool(
+				&j, "enabled",
+				state == VTRACE_EVENT_ENABLED ||
+					state == VTRACE_EVENT_ALWAYS_ON);
+			if (state == VTRACE_EVENT_ALWAYS_ON)
+				vtrace_json_bool(&j, "always_on", true);
 			vtrace_json_object_end(&j);
 		}
 		if (json) {

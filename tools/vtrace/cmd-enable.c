@@ -61,7 +61,7 @@ static int switch_events(struct vtrace_instance *vi,
 			 struct vtrace_selection *list, bool enable)
 {
 	const char *verb = enable ? "enable" : "disable";
-	size_t i, failed = 0, changed = 0, missing = 0;
+	size_t i, failed = 0, changed = 0, missing = 0, always = 0;
 	int ret;
 
 	ret = vtrace_events_set(vi, list->changes, list->nr, enable, &failed);
@@ -75,10 +75,14 @@ static int switch_events(struct vtrace_instance *vi,
 	for (i = 0; i < list->nr; i++) {
 		changed += list->changes[i].changed;
 		missing += list->changes[i].before == VTRACE_EVENT_MISSING;
+		always += list->changes[i].before == VTRACE_EVENT_ALWAYS_ON;
 	}
-	printf("%sd %zu event(s) in %s; %zu already %sd, %zu skipped (not on this kernel)\n",
+	printf("%sd %zu event(s) in %s; %zu already %sd, %zu skipped (not on this kernel)",
 	       verb, changed, cli_instance_label(vi),
-	       list->nr - changed - missing, verb, missing);
+	       list->nr - changed - missing - always, verb, missing);
+	if (always)
+		printf(", %zu always on (no enable file)", always);
+	putchar('\n');
 	return VTRACE_EXIT_OK;
 }
 

@@ -120,6 +120,15 @@ static bool is_enabled(const struct status_report *r, const char *event)
 	return vtrace_strtab_lookup(&r->enabled, event, &unused);
 }
 
+/* ftrace/print and the like: never in set_event, recorded all the same. */
+static bool is_always_on(const struct status_report *r, const char *event)
+{
+	enum vtrace_event_state state;
+
+	return !vtrace_event_state(r->vi, event, &state) &&
+	       state == VTRACE_EVENT_ALWAYS_ON;
+}
+
 static const char *buffer_label(const char *instance)
 {
 	return *instance ? instance : "the top level buffer";
@@ -198,11 +207,15 @@ static void print_text(const struct status_report *r)
 	for (i = 0; i < r->map->nr; i++) {
 		cat = &r->map->cats[i];
 		for (k = 0, shown = 0; k < cat->nr_events; k++) {
-			if (!is_enabled(r, cat->events[k].name))
+			const char *event = cat->events[k].name;
+			bool always = false;
+
+			if (!is_enabled(r, event) &&
+			    !(always = is_always_on(r, event)))
 				continue;
 			if (!shown++)
 				printf("%s\n", cat->name);
-			printf("  %s\n", cat->events[k].name);
+			printf("  %s%s\n", event, always ? " (always on)" : "");
 		}
 	}
 	for (i = 0, shown = 0; i < r->nr; i++) {
@@ -235,7 +248,11 @@ static void print_json(const struct status_report *r,
 	for (i = 0; i < r->map->nr; i++) {
 		cat = &r->map->cats[i];
 		for (k = 0, shown = 0; k < cat->nr_events; k++) {
-			if (!is_enabled(r, cat->events[k].name))
+			const char *event = cat->events[k].name;
+			bool always = false;
+
+			if (!is_enabled(r, event) &&
+			    !(always = is_always_on(r, event)))
 				continue;
 			if (!shown++) {
 				vtrace_json_object_begin(j, NULL);
@@ -243,9 +260,11 @@ static void print_json(const struct status_report *r,
 				vtrace_json_array_begin(j, "events");
 			}
 			vtrace_json_object_begin(j, NULL);
-			vtrace_json_string(j, "event", cat->events[k].name);
+			vtrace_json_string(j, "event", event);
 			vtrace_json_bool(j, "present", true);
 			vtrace_json_bool(j, "enabled", true);
+			if (always)
+				vtrace_json_bool(j, "always_on", true);
 			vtrace_json_object_end(j);
 		}
 		if (shown) {

@@ -40,7 +40,8 @@ static int split_name(const char *name, char *buf, size_t size,
  * vtrace_event_state - whether an event exists and is enabled
  * @vi: instance to look in
  * @name: "group/event"
- * @state: set to the event's state
+ * @state: set to the event's state: %VTRACE_EVENT_ALWAYS_ON for an event
+ *	with a format but no enable file
  *
  * Return: 0, -EINVAL for a name without '/', or the -errno of reading the
  * enable file.
@@ -58,7 +59,10 @@ int vtrace_event_state(struct vtrace_instance *vi, const char *name,
 	if (ret)
 		return ret;
 	if (!tracefs_event_file_exists(tfs, group, event, "enable")) {
-		*state = VTRACE_EVENT_MISSING;
+		*state =
+			tracefs_event_file_exists(tfs, group, event, "format") ?
+				VTRACE_EVENT_ALWAYS_ON :
+				VTRACE_EVENT_MISSING;
 		return 0;
 	}
 	errno = 0;
@@ -126,7 +130,8 @@ int vtrace_events_restore(struct vtrace_instance *vi,
  * @failed: set to the index of the event whose write failed
  *
  * Events missing from tracefs are skipped (before is %VTRACE_EVENT_MISSING),
- * events already in the wanted state are left alone. When a write fails,
+ * so are those always on (%VTRACE_EVENT_ALWAYS_ON: there is nothing to
+ * write), events already in the wanted state are left alone. When a write fails,
  * every event this call switched is switched back before returning.
  *
  * Return: 0, or the -errno of the failed read or write (see @failed).
@@ -147,6 +152,7 @@ int vtrace_events_set(struct vtrace_instance *vi,
 		ret = vtrace_event_state(vi, changes[i].name,
 					 &changes[i].before);
 		if (!ret && (changes[i].before == VTRACE_EVENT_MISSING ||
+			     changes[i].before == VTRACE_EVENT_ALWAYS_ON ||
 			     changes[i].before == want))
 			continue;
 		if (!ret)

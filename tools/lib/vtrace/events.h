@@ -10,10 +10,16 @@
 
 struct vtrace_instance;
 
+/*
+ * VTRACE_EVENT_ALWAYS_ON: the event exists but has no enable file, because
+ * it is recorded whenever tracing is on (ftrace's own events, such as
+ * ftrace/print, which trace_marker writes).
+ */
 enum vtrace_event_state {
 	VTRACE_EVENT_MISSING,
 	VTRACE_EVENT_DISABLED,
 	VTRACE_EVENT_ENABLED,
+	VTRACE_EVENT_ALWAYS_ON,
 };
 
 /**

@@ -403,6 +403,28 @@ bool vtrace_selection_missing(const struct vtrace_selection *sel, size_t i,
 }
 
 /**
+ * vtrace_selection_always_on - say that an event needs no enabling
+ * @sel: a checked selection (or one vtrace_events_set() switched)
+ * @i: the event's index
+ * @msg: set to "G/E is always on (recorded whenever tracing is on; it has
+ *	no enable file)" when it is
+ * @size: size of @msg
+ *
+ * Return: true when event @i is always on.
+ */
+bool vtrace_selection_always_on(const struct vtrace_selection *sel, size_t i,
+				char *msg, size_t size)
+{
+	if (sel->changes[i].before != VTRACE_EVENT_ALWAYS_ON)
+		return false;
+	snprintf(
+		msg, size,
+		"%s is always on (recorded whenever tracing is on; it has no enable file)",
+		sel->changes[i].name);
+	return true;
+}
+
+/**
  * vtrace_selection_present - the names of the events that exist
  * @sel: a checked selection
  * @names: filled with up to @sel->nr names, borrowed from @sel

@@ -61,6 +61,8 @@ int vtrace_selection_check(struct vtrace_selection *sel,
 			   struct vtrace_instance *vi, bool named_must_exist);
 bool vtrace_selection_missing(const struct vtrace_selection *sel, size_t i,
 			      char *msg, size_t size);
+bool vtrace_selection_always_on(const struct vtrace_selection *sel, size_t i,
+				char *msg, size_t size);
 size_t vtrace_selection_present(const struct vtrace_selection *sel,
 				const char **names);
 const char *vtrace_selection_strerror(const struct vtrace_selection *sel);

@@ -280,13 +280,15 @@ static int systems_of_list(struct vt_tracedat *td, const char *const *list,
 		system = strndup(list[i], slash - list[i]);
 		if (!system)
 			return -ENOMEM;
-		grown = *systems;
-		if (strcmp(system, "ftrace") && !list_has(*systems, system))
+		if (strcmp(system, "ftrace") && !list_has(*systems, system)) {
 			grown = tracefs_list_add(*systems, system);
+			if (!grown) {
+				free(system);
+				return -ENOMEM;
+			}
+			*systems = grown;
+		}
 		free(system);
-		if (!grown)
-			return -ENOMEM;
-		*systems = grown;
 	}
 	return 0;
 }
