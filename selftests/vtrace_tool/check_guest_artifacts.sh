@@ -34,7 +34,7 @@ if ! command -v trace-cmd > /dev/null || [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "needs trace-cmd and $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan $(($(wc -w <<< "$paths") + 9))
+ktap_set_plan $(($(wc -w <<< "$paths") + 10))
 
 ok=1
 expect() {
@@ -282,5 +282,58 @@ else
 		ktap_test_fail "$name"
 	fi
 fi
+
+# function_graph in the guest (vtrace_guest_test.sh): slices_markers'
+# write(2)s as ksys_write > vfs_write kernel slices of its two threads,
+# its markers as slices, and the method trace vtrace convert writes keeps
+# the marker slices and the writes that carry no B or E (those cross a
+# marker slice: the kernel slice is left out).
+# Not open(): trace-cmd report prints a leaf function's entry and exit as
+# one line, so its lines are not KernelShark's events; both tools must
+# still read the file.
+fgraph_open() {
+	if [ ! -f "$art/fgraph.dat.gz" ] || [ ! -f "$art/fgraph.expect" ]; then
+		ktap_print_msg "the guest left no fgraph.dat.gz / fgraph.expect"
+		return 1
+	fi
+	gunzip -c "$art/fgraph.dat.gz" > "$work/fgraph.dat" &&
+		trace-cmd report "$work/fgraph.dat" > /dev/null 2>&1 &&
+		"$VTRACE" report "$work/fgraph.dat" > /dev/null 2>&1
+}
+if fgraph_open; then
+	pid=$(value fgraph pid)
+	worker=$(value fgraph worker)
+	"$VTRACE" slices --json "$work/fgraph.dat" > "$work/fg.json" 2> /dev/null
+	expect python3 - "$work/fg.json" "$pid" "$worker" << 'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+pid, worker = int(sys.argv[2]), int(sys.argv[3])
+ok = True
+# 17 markers and the exit's printf on the main thread, 5 on the worker.
+for tid, writes in ((pid, 18), (worker, 5)):
+	mine = [s for s in d["slices"] if s["tid"] == tid]
+	ks = [s for s in mine if s["name"] == "ksys_write"]
+	vs = [s for s in mine if s["name"] == "vfs_write"]
+	inside = all(any(k["ts"] <= v["ts"] and v["ts"] + v["dur"] <= k["ts"] + k["dur"]
+			 and v["depth"] == k["depth"] + 1 for k in ks) for v in vs)
+	marks = [[s["name"], s["depth"]] for s in mine if "write" not in s["name"]]
+	want = {pid: [["outer", 0], ["inner", 1], ["inner", 1], ["inner", 2]],
+		worker: [["work", 0], ["work|step", 1]]}[tid]
+	print("# tid %d: %d ksys_write, %d vfs_write, markers %s" % (tid, len(ks), len(vs), marks))
+	ok &= len(ks) == writes and len(vs) == writes and inside and marks == want
+	ok &= all(s["pid"] == pid for s in mine)
+sys.exit(0 if ok else 1)
+PYEOF
+	expect "$VTRACE" convert --quiet "$work/fgraph.dat" "$work/fgraph.trace"
+	if command -v dmtracedump > /dev/null; then
+		dmtracedump -o "$work/fgraph.trace" > "$work/fg.dump" 2>&1
+		expect [ "$(grep -cE "^ *$pid ent +[0-9]+ \.+ksys_write$" "$work/fg.dump")" = 10 ]
+		expect [ "$(grep -cE "^ *$worker ent +[0-9]+ \.+ksys_write$" "$work/fg.dump")" = 1 ]
+		expect [ "$(grep -cE "^ *($pid|$worker) ent +[0-9]+ \.+(outer|inner|work|work\|step)$" "$work/fg.dump")" = 6 ]
+	fi
+else
+	ok=0
+fi
+result "guest_function_graph_kernel_slices"
 
 ktap_finished

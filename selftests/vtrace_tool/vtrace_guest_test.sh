@@ -35,7 +35,7 @@ if [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "helper not built: $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 11
+ktap_set_plan 12
 
 vt_run categories -f "$SEED" --json
 [ "$rc" = 0 ] && [ "$out" = '{"categories":[{"name":"gfx","events":[{"event":"mali/gpu_power_state","present":true,"enabled":false},{"event":"mali/mali_pm_status","present":true,"enabled":false}]},{"name":"thermal_tj","events":[{"event":"thermal_exynos/thermal_cpu_pressure","present":true,"enabled":false},{"event":"thermal_exynos/thermal_exynos_arm_update","present":true,"enabled":false}]}],"diagnostics":[]}' ]
@@ -98,5 +98,48 @@ unset VTRACE_CATEGORIES
 [ "$rc" = 0 ] && [ "$(event_state "$TRACEFS" mali/gpu_power_state)" = 0 ] &&
 	[ "$(event_state "$TRACEFS" mali/mali_pm_status)" = 0 ]
 vt_result disable_gfx_with_categories_from_environment $?
+
+# function_graph (the guests' kernels have it; the host refuses it):
+# slices_markers' write(2)s traced as ksys_write > vfs_write while vtrace
+# record records, the file left for check_guest_artifacts.sh, which reads
+# the kernel slices back on the host. /proc/kallsyms is cut to the two
+# functions (in a mount namespace) to keep the file small.
+FG_FILTER="ksys_write vfs_write"
+fgraph_record()
+{
+	grep -qw function_graph "$TRACEFS/available_tracers" || return 1
+	# Each with the symbol after it, which bounds it for the reader.
+	grep -A1 -E ' [tT] (ksys_write|vfs_write)$' /proc/kallsyms |
+		grep -v '^--$' >"$VT_TMP/ksyms"
+	[ "$(grep -cE ' (ksys_write|vfs_write)$' "$VT_TMP/ksyms")" = 2 ] ||
+		return 1
+	echo "$FG_FILTER" >"$TRACEFS/set_ftrace_filter" || return 1
+	echo function_graph >"$TRACEFS/current_tracer" || return 1
+	unshare -m sh -c 'mount --bind "$1" /proc/kallsyms && exec "$2" record \
+		-e sched/sched_switch -o "$3" --background' sh "$VT_TMP/ksyms" \
+		"$VTRACE" "$VT_TMP/fgraph.dat" >"$VT_TMP/bgpid" 2>"$VT_TMP/err" ||
+		return 1
+	until grep -qx sched:sched_switch "$TRACEFS/set_event" &&
+	      [ "$(cat "$TRACEFS/tracing_on")" = 1 ]; do
+		kill -0 "$(cat "$VT_TMP/bgpid")" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	"$(dirname "$0")/slices_markers" "$TRACEFS/trace_marker" >"$VT_TMP/ids" ||
+		return 1
+	"$VTRACE" stop >/dev/null 2>>"$VT_TMP/err"
+}
+fg_tracer=$(cat "$TRACEFS/current_tracer")
+fgraph_record
+fg_rc=$?
+echo "$fg_tracer" >"$TRACEFS/current_tracer"
+echo >"$TRACEFS/set_ftrace_filter"
+if [ "$fg_rc" = 0 ] && [ -n "$VTRACE_OUT" ]; then
+	gzip -c "$VT_TMP/fgraph.dat" >"$VTRACE_OUT/fgraph.dat.gz"
+	{ sed "s/ /: /" "$VT_TMP/ids"; echo "filter: $FG_FILTER"; } \
+		>"$VTRACE_OUT/fgraph.expect"
+fi
+[ "$fg_rc" = 0 ] && [ "$(cat "$TRACEFS/current_tracer")" = "$fg_tracer" ] &&
+	grep -q '^#### all functions enabled ####' "$TRACEFS/set_ftrace_filter"
+vt_result function_graph_recorded_for_the_host $?
 
 ktap_finished
