@@ -51,7 +51,9 @@ static void spin(long us)
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	do
 		clock_gettime(CLOCK_MONOTONIC, &b);
-	while ((b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000 < us);
+	while ((b.tv_sec - a.tv_sec) * 1000000 +
+		       (b.tv_nsec - a.tv_nsec) / 1000 <
+	       us);
 }
 
 static void *worker(void *arg)

@@ -81,19 +81,22 @@ static size_t rank_of(const struct vt_profile *p, uint32_t name)
 static void print_edges(const struct vt_profile *p,
 			const struct vt_profile_entry *e, bool parents)
 {
-	const struct vt_profile_edge *edges = parents ? e->parents : e->children;
+	const struct vt_profile_edge *edges = parents ? e->parents :
+							e->children;
 	size_t n = parents ? e->nr_parents : e->nr_children, i;
 	const struct vt_profile_entry *other;
 
 	for (i = 0; i < n; i++) {
 		other = edges[i].name == VT_PROFILE_TOPLEVEL ?
-				NULL : vt_profile_find(p, edges[i].name);
+				NULL :
+				vt_profile_find(p, edges[i].name);
 		printf("       %s ", parents ? "parent" : " child");
 		pct(edges[i].inclusive, e->inclusive);
 		ns_ms(edges[i].inclusive);
 		printf(" ms %8llu/%-8llu ", (unsigned long long)edges[i].calls,
 		       (unsigned long long)(parents ? e->calls :
-					    other ? other->calls : 0));
+					    other   ? other->calls :
+						      0));
 		if (other)
 			printf("[%zu] ", rank_of(p, edges[i].name));
 		printf("%s\n", vt_profile_name(p, edges[i].name));
@@ -108,10 +111,14 @@ static void print_text(const struct vt_profile *p)
 	printf("total ");
 	ns_ms(p->total);
 	printf(" ms in %zu names\n\n", p->nr_entries);
-	printf("index   incl %%       inclusive ms  excl %%       exclusive ms    calls+recur  name\n");
+	printf("%s\n",
+	       "index   incl %       inclusive ms  excl %       exclusive ms    calls+recur  name");
 	for (i = 0; i < p->nr_entries; i++) {
 		e = &p->entries[i];
-		printf("[%zu]%*s", i + 1, i + 1 < 10 ? 3 : i + 1 < 100 ? 2 : 1,
+		printf("[%zu]%*s", i + 1,
+		       i + 1 < 10  ? 3 :
+		       i + 1 < 100 ? 2 :
+				     1,
 		       "");
 		pct(e->inclusive, p->total);
 		ns_ms(e->inclusive);
@@ -136,7 +143,8 @@ static void json_edges(struct vtrace_json *j, const struct vt_profile *p,
 	vtrace_json_array_begin(j, key);
 	for (i = 0; i < n; i++) {
 		vtrace_json_object_begin(j, NULL);
-		vtrace_json_string(j, "name", vt_profile_name(p, edges[i].name));
+		vtrace_json_string(j, "name",
+				   vt_profile_name(p, edges[i].name));
 		vtrace_json_uint(j, "inclusive", edges[i].inclusive);
 		vtrace_json_uint(j, "calls", edges[i].calls);
 		vtrace_json_object_end(j);
@@ -219,7 +227,8 @@ static int render_png(const char *dot_path, const char *png)
 		return -errno;
 	}
 	if (!pid) {
-		execlp("dot", "dot", "-Tpng", "-o", png, dot_path, (char *)NULL);
+		execlp("dot", "dot", "-Tpng", "-o", png, dot_path,
+		       (char *)NULL);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
@@ -237,7 +246,8 @@ static int graphs(const struct vt_profile *p, const struct profile_opts *o)
 	int ret, fd;
 
 	if (o->png && !on_path("dot")) {
-		vtrace_err("profile: --png needs Graphviz's dot, which is not installed (apt install graphviz); --dot writes the graph for it");
+		vtrace_err(
+			"profile: --png needs Graphviz's dot, which is not installed (apt install graphviz); --dot writes the graph for it");
 		return -ENOENT;
 	}
 	if (!dot && o->png) {

@@ -94,9 +94,10 @@ static void print_text(const struct vt_slices *s)
 	const struct vt_thread *t;
 	size_t i;
 
-	printf("%zu slices, %zu async slices, %zu counter samples; %llu unmatched ends, %llu open at the end, %llu malformed markers\n",
-	       s->nr_slices, s->nr_async, s->nr_counters, s->unmatched,
-	       s->open, s->malformed);
+	printf("%zu slices, %zu async slices, %zu counter samples; ",
+	       s->nr_slices, s->nr_async, s->nr_counters);
+	printf("%llu unmatched ends, %llu open at the end, %llu malformed markers\n",
+	       s->unmatched, s->open, s->malformed);
 	if (s->nr_slices)
 		printf("\n%16s-%-7s %13s %13s  NAME\n", "THREAD", "TID",
 		       "BEGIN (s)", "DUR (ms)");

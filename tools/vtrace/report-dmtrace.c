@@ -92,8 +92,9 @@ int report_dmtrace(const char *file, bool json, bool filtered)
 	int ret;
 
 	if (filtered) {
-		vtrace_err("report: %s is a method trace: --events and --cpu select trace.dat events only",
-			   file);
+		vtrace_err(
+			"report: %s is a method trace: --events and --cpu select trace.dat events only",
+			file);
 		return VTRACE_EXIT_USAGE;
 	}
 	ret = vt_dmtrace_load(&t, file, msg, sizeof(msg));

@@ -66,8 +66,9 @@ int cli_load_slices(const char *cmd, const char *file, struct vt_slices *s)
 		vtrace_err("%s: %s", cmd, msg);
 #else
 	ret = -EOPNOTSUPP;
-	vtrace_err("%s: %s: this vtrace is a static build, without libtracecmd: it reads method traces (.trace) only; read trace.dat files with a dynamic build",
-		   cmd, file);
+	vtrace_err(
+		"%s: %s: this vtrace is a static build, without libtracecmd: it reads method traces (.trace) only; read trace.dat files with a dynamic build",
+		cmd, file);
 #endif
 	return ret;
 }
@@ -83,8 +84,9 @@ void cli_report_slice_faults(const char *cmd, const char *file,
 			     const struct vt_slices *s)
 {
 	if (s->unmatched || s->open || s->malformed)
-		vtrace_warn("%s: %s: %llu end(s) without a begin, %llu begin(s) still open at the end, %llu malformed marker(s)",
-			    cmd, file, s->unmatched, s->open, s->malformed);
+		vtrace_warn(
+			"%s: %s: %llu end(s) without a begin, %llu begin(s) still open at the end, %llu malformed marker(s)",
+			cmd, file, s->unmatched, s->open, s->malformed);
 }
 
 /**
@@ -117,8 +119,9 @@ int cli_convert_dmtrace_split(const char *format, const char *in,
 	char msg[512];
 
 	if (strcmp(format, "dmtrace")) {
-		vtrace_err("convert: --split is for dmtrace output (.trace), not %s",
-			   format);
+		vtrace_err(
+			"convert: --split is for dmtrace output (.trace), not %s",
+			format);
 		return VTRACE_EXIT_USAGE;
 	}
 	if (vt_dmtrace_convert_split(in, out, &st, msg, sizeof(msg))) {

@@ -94,8 +94,7 @@ int vt_dmtrace_conv_finish(void *writer)
 			close(fd);
 		goto out;
 	}
-	ret = vt_dmtrace_write_stream(&s, f, f, &stats, c->msg,
-				      sizeof(c->msg));
+	ret = vt_dmtrace_write_stream(&s, f, f, &stats, c->msg, sizeof(c->msg));
 	if (fclose(f) && !ret) {
 		ret = -errno;
 		snprintf(c->msg, sizeof(c->msg), "%s", strerror(errno));

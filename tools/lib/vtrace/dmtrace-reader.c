@@ -160,9 +160,10 @@ static int add_thread(struct key_parser *p, const char *s, size_t len)
 	if (!tab)
 		tab = memchr(s, ' ', len);
 	if (!tab || !parse_num(s, tab - s, 10, UINT16_MAX, &id))
-		return fail(p->msg, p->msg_size,
-			    "key line %u: a thread line is 'ID<TAB>NAME' with a decimal ID up to 65535",
-			    p->line);
+		return fail(
+			p->msg, p->msg_size,
+			"key line %u: a thread line is 'ID<TAB>NAME' with a decimal ID up to 65535",
+			p->line);
 	n = reallocarray(t->threads, t->nr_threads + 1, sizeof(*t->threads));
 	if (!n)
 		return -ENOMEM;
@@ -189,12 +190,14 @@ static int add_method(struct key_parser *p, const char *s, size_t len)
 	void *n;
 
 	tab = memchr(s, '\t', len);
-	if (!tab || tab - s < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') ||
+	if (!tab || tab - s < 3 || s[0] != '0' ||
+	    (s[1] != 'x' && s[1] != 'X') ||
 	    !parse_num(s + 2, tab - s - 2, 16, UINT32_MAX, &id) ||
 	    tab + 1 == end)
-		return fail(p->msg, p->msg_size,
-			    "key line %u: a method line is '0xID<TAB>CLASS[<TAB>METHOD<TAB>SIGNATURE]'",
-			    p->line);
+		return fail(
+			p->msg, p->msg_size,
+			"key line %u: a method line is '0xID<TAB>CLASS[<TAB>METHOD<TAB>SIGNATURE]'",
+			p->line);
 	for (s = tab + 1; s <= end && nr < 3; s = tab + 1) {
 		tab = memchr(s, '\t', end - s);
 		if (!tab)
@@ -244,8 +247,7 @@ static int vtrace_thread_line(struct vt_dmtrace *t, const char *s, size_t len)
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	/* The idle task's tid and pid are 0. */
-	if (sscanf(buf, "%u %d %d", &id, &pid, &tid) != 3 || pid < 0 ||
-	    tid < 0)
+	if (sscanf(buf, "%u %d %d", &id, &pid, &tid) != 3 || pid < 0 || tid < 0)
 		return 0;
 	for (i = 0; i < t->nr_threads; i++)
 		if (t->threads[i].id == id) {
@@ -284,16 +286,18 @@ static int parse_key(struct vt_dmtrace *t, const char *key, size_t len,
 			l--;
 		p.line++;
 		if (memchr(s, '\0', l))
-			return fail(msg, msg_size,
-				    "key line %u holds a NUL byte: not key text",
-				    p.line);
+			return fail(
+				msg, msg_size,
+				"key line %u holds a NUL byte: not key text",
+				p.line);
 		if (l > KEY_LINE_MAX)
 			return fail(msg, msg_size,
 				    "key line %u is longer than %d bytes",
 				    p.line, KEY_LINE_MAX);
 		if (p.line == 1 && !line_is(s, l, DMTRACE_KEY_VERSION))
-			return fail(msg, msg_size,
-				    "not a dmtrace key: it starts without '*version'");
+			return fail(
+				msg, msg_size,
+				"not a dmtrace key: it starts without '*version'");
 		if (l && s[0] == '*') {
 			if (line_is(s, l, DMTRACE_KEY_VERSION))
 				p.sec = SEC_VERSION;
@@ -301,12 +305,13 @@ static int parse_key(struct vt_dmtrace *t, const char *key, size_t len,
 				p.sec = SEC_THREADS;
 			else if (line_is(s, l, DMTRACE_KEY_METHODS))
 				p.sec = SEC_METHODS;
-			else if (line_is(s, l, DMTRACE_KEY_END))
-				break;
+			else if (!line_is(s, l, DMTRACE_KEY_END))
+				return fail(
+					msg, msg_size,
+					"key line %u: unknown section '%.*s'",
+					p.line, (int)(l < 32 ? l : 32), s);
 			else
-				return fail(msg, msg_size,
-					    "key line %u: unknown section '%.*s'",
-					    p.line, (int)(l < 32 ? l : 32), s);
+				break;
 			continue;
 		}
 		if (!l)
@@ -321,9 +326,11 @@ static int parse_key(struct vt_dmtrace *t, const char *key, size_t len,
 			return ret;
 	}
 	if (s >= end)
-		return fail(msg, msg_size, "key text ends without a '*end' line");
+		return fail(msg, msg_size,
+			    "key text ends without a '*end' line");
 	if (!p.version_number)
-		return fail(msg, msg_size, "the '*version' section has no version number");
+		return fail(msg, msg_size,
+			    "the '*version' section has no version number");
 	*used = nl + 1 - key;
 
 	/* Second pass over "*version" for vtrace's own thread lines. */
@@ -368,7 +375,8 @@ static int parse_data(struct vt_dmtrace *t, const unsigned char *d, size_t len,
 		      char *msg, size_t msg_size)
 {
 	size_t offset, rec_size, need, nr, i, tid_len;
-	unsigned int version, timers = t->clock == VT_DMTRACE_CLOCK_DUAL ? 2 : 1;
+	unsigned int version,
+		timers = t->clock == VT_DMTRACE_CLOCK_DUAL ? 2 : 1;
 	const unsigned char *r;
 	struct vt_dmtrace_record *rec;
 	uint32_t method;
@@ -397,9 +405,10 @@ static int parse_data(struct vt_dmtrace *t, const unsigned char *d, size_t len,
 		need = 2 + 4 + 4 * timers;
 	}
 	if (version < 3 && timers == 2)
-		return fail(msg, msg_size,
-			    "clock=dual needs version 3, the file is version %u",
-			    version);
+		return fail(
+			msg, msg_size,
+			"clock=dual needs version 3, the file is version %u",
+			version);
 	if (rec_size < need)
 		return fail(msg, msg_size,
 			    "records of %zu bytes cannot hold this clock's %zu",
@@ -407,9 +416,10 @@ static int parse_data(struct vt_dmtrace *t, const unsigned char *d, size_t len,
 	if (offset < DMTRACE_HEADER_V1_LEN ||
 	    (version == 3 && offset < DMTRACE_OFF_RECORD_SIZE + 2) ||
 	    offset > len)
-		return fail(msg, msg_size,
-			    "the header's data offset %zu is outside the %zu bytes of data",
-			    offset, len);
+		return fail(
+			msg, msg_size,
+			"the header's data offset %zu is outside the %zu bytes of data",
+			offset, len);
 	if ((len - offset) % rec_size)
 		return fail(msg, msg_size,
 			    "the data ends inside record %zu (truncated)",
@@ -428,11 +438,13 @@ static int parse_data(struct vt_dmtrace *t, const unsigned char *d, size_t len,
 			return fail(msg, msg_size,
 				    "record %zu has the reserved action 3", i);
 		if (find_method(t, method & ~DMTRACE_ACTION_MASK, &rec->method))
-			return fail(msg, msg_size,
-				    "record %zu names method 0x%x, which is not in the key",
-				    i, method & ~DMTRACE_ACTION_MASK);
+			return fail(
+				msg, msg_size,
+				"record %zu names method 0x%x, which is not in the key",
+				i, method & ~DMTRACE_ACTION_MASK);
 		rec->cpu_us = get32(r + tid_len + 4);
-		rec->wall_us = timers == 2 ? get32(r + tid_len + 8) : rec->cpu_us;
+		rec->wall_us = timers == 2 ? get32(r + tid_len + 8) :
+					     rec->cpu_us;
 	}
 	t->nr_records = nr;
 	return 0;
@@ -674,8 +686,8 @@ bool vt_dmtrace_probe(const char *path)
  *
  * Return: the entry, or NULL when the key has none.
  */
-const struct vt_dmtrace_thread *vt_dmtrace_find_thread(const struct vt_dmtrace *t,
-						       unsigned int id)
+const struct vt_dmtrace_thread *
+vt_dmtrace_find_thread(const struct vt_dmtrace *t, unsigned int id)
 {
 	size_t i;
 
@@ -706,8 +718,8 @@ int vt_dmtrace_slices(const struct vt_dmtrace *t, struct vt_slices *s)
 	size_t i;
 
 	/* Thread lookups are linear: build a table of the 64Ki ids. */
-	const struct vt_dmtrace_thread **by_id = calloc(UINT16_MAX + 1,
-							 sizeof(*by_id));
+	const struct vt_dmtrace_thread **by_id =
+		calloc(UINT16_MAX + 1, sizeof(*by_id));
 
 	if (!by_id)
 		return -ENOMEM;
@@ -721,7 +733,8 @@ int vt_dmtrace_slices(const struct vt_dmtrace *t, struct vt_slices *s)
 		name = t->methods[r->method].name;
 		ts = (t->start_us + r->wall_us) * 1000;
 		if (t->clock != VT_DMTRACE_CLOCK_WALL)
-			ret = vt_slices_cpu_time(s, tid, (uint64_t)r->cpu_us * 1000);
+			ret = vt_slices_cpu_time(s, tid,
+						 (uint64_t)r->cpu_us * 1000);
 		if (ret)
 			break;
 		if (r->action == DMTRACE_ACTION_ENTER)

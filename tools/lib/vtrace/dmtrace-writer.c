@@ -102,8 +102,8 @@ static int map_threads(struct writer *w, char *msg, size_t msg_size)
 	unsigned int next = DMTRACE_TID_MAX;
 	size_t i;
 
-	w->threads = calloc(s->nr_threads ? s->nr_threads : 1,
-			    sizeof(*w->threads));
+	w->threads =
+		calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*w->threads));
 	used = calloc(DMTRACE_TID_MAX + 1, 1);
 	if (!w->threads || !used) {
 		free(used);
@@ -127,9 +127,10 @@ static int map_threads(struct writer *w, char *msg, size_t msg_size)
 			next--;
 		if (!next) {
 			free(used);
-			return fail(msg, msg_size, -EOVERFLOW,
-				    "more than %d threads: a method trace cannot hold them",
-				    DMTRACE_TID_MAX);
+			return fail(
+				msg, msg_size, -EOVERFLOW,
+				"more than %d threads: a method trace cannot hold them",
+				DMTRACE_TID_MAX);
 		}
 		used[next] = 1;
 		t->id = next;
@@ -181,7 +182,8 @@ static int add_event(struct writer *w, unsigned int thread,
 
 	if (w->nr_events == w->alloc_events) {
 		w->alloc_events = w->alloc_events ? w->alloc_events * 2 : 256;
-		n = reallocarray(w->events, w->alloc_events, sizeof(*w->events));
+		n = reallocarray(w->events, w->alloc_events,
+				 sizeof(*w->events));
 		if (!n)
 			return -ENOMEM;
 		w->events = n;
@@ -361,9 +363,10 @@ static int write_data(struct writer *w, FILE *f, char *msg, size_t msg_size)
 		wall = e->wall_ns / 1000 - start;
 		cpu = e->cpu_ns / 1000;
 		if (wall > UINT32_MAX || cpu > UINT32_MAX)
-			return fail(msg, msg_size, -EOVERFLOW,
-				    "the trace spans more than the %u us (71 minutes) a method trace can hold",
-				    UINT32_MAX);
+			return fail(
+				msg, msg_size, -EOVERFLOW,
+				"the trace spans more than the %u us (71 minutes) a method trace can hold",
+				UINT32_MAX);
 		put16(rec, w->events[i].thread);
 		put32(rec + 2, e->method);
 		if (dual) {
@@ -503,8 +506,8 @@ int vt_dmtrace_write_stream(const struct vt_slices *s, FILE *key, FILE *data,
 		ret = write_key(&w, key);
 	if (!ret)
 		ret = write_data(&w, data, msg, msg_size);
-	if (!ret && (fflush(key) || ferror(key) || fflush(data) ||
-		     ferror(data)))
+	if (!ret &&
+	    (fflush(key) || ferror(key) || fflush(data) || ferror(data)))
 		ret = fail(msg, msg_size, -EIO, "write error: %s",
 			   strerror(errno));
 	return finish(&w, ret, msg, msg_size);

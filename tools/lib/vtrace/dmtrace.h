@@ -119,8 +119,8 @@ int vt_dmtrace_load(struct vt_dmtrace *t, const char *path, char *msg,
 		    size_t msg_size);
 void vt_dmtrace_free(struct vt_dmtrace *t);
 bool vt_dmtrace_probe(const char *path);
-const struct vt_dmtrace_thread *vt_dmtrace_find_thread(const struct vt_dmtrace *t,
-						       unsigned int id);
+const struct vt_dmtrace_thread *
+vt_dmtrace_find_thread(const struct vt_dmtrace *t, unsigned int id);
 int vt_dmtrace_slices(const struct vt_dmtrace *t, struct vt_slices *s);
 int vt_dmtrace_write_stream(const struct vt_slices *s, FILE *key, FILE *data,
 			    struct vt_dmtrace_write_stats *stats, char *msg,

@@ -26,7 +26,8 @@ static bool parse_int(const char *s, size_t len, bool sign, int64_t min,
 	}
 	if (i == len)
 		return false;
-	limit = neg ? (uint64_t)-(min + 1) + 1 : (uint64_t)max;
+	/* |min| as unsigned, without negating INT64_MIN. */
+	limit = neg ? (uint64_t)(-(min + 1)) + 1 : (uint64_t)max;
 	for (; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return false;
@@ -86,7 +87,9 @@ int vt_marker_parse(const char *text, size_t len, struct vt_marker *m)
 		/* E|pid, and E|pid|... from writers that repeat the name. */
 		m->kind = VT_MARKER_END;
 		return parse_pid(pid, bar ? (size_t)(bar - pid) : rest,
-				 &m->pid) ? 0 : -EINVAL;
+				 &m->pid) ?
+			       0 :
+			       -EINVAL;
 	}
 	if (!bar || !parse_pid(pid, bar - pid, &m->pid))
 		return -EINVAL;
@@ -100,7 +103,8 @@ int vt_marker_parse(const char *text, size_t len, struct vt_marker *m)
 	}
 
 	m->kind = text[0] == 'S' ? VT_MARKER_ASYNC_BEGIN :
-		  text[0] == 'F' ? VT_MARKER_ASYNC_END : VT_MARKER_COUNTER;
+		  text[0] == 'F' ? VT_MARKER_ASYNC_END :
+				   VT_MARKER_COUNTER;
 	last = memrchr(name, '|', rest);
 	if (!last || last == name)
 		return -EINVAL;

@@ -110,7 +110,8 @@ static int account(struct build *b, size_t i)
 	if (parent) {
 		pe = entry(b, parent->name);
 		/* A child longer than its parent (clipped input) takes no more than it. */
-		pe->exclusive -= sl->dur < pe->exclusive ? sl->dur : pe->exclusive;
+		pe->exclusive -= sl->dur < pe->exclusive ? sl->dur :
+							   pe->exclusive;
 		b->p->total -= sl->dur;
 		ret = add_edge(&pe->children, &pe->nr_children, sl->name,
 			       sl->dur);
@@ -136,10 +137,9 @@ int vt_profile_build(struct vt_profile *p, const struct vt_slices *s, int tid)
 
 	memset(p, 0, sizeof(*p));
 	p->slices = s;
-	b.entry_of = malloc((s->nr_names ? s->nr_names : 1) *
-			    sizeof(*b.entry_of));
-	p->entries = calloc(s->nr_names ? s->nr_names : 1,
-			    sizeof(*p->entries));
+	b.entry_of =
+		malloc((s->nr_names ? s->nr_names : 1) * sizeof(*b.entry_of));
+	p->entries = calloc(s->nr_names ? s->nr_names : 1, sizeof(*p->entries));
 	if (!b.entry_of || !p->entries) {
 		free(b.entry_of);
 		return -ENOMEM;
@@ -163,8 +163,7 @@ int vt_profile_build(struct vt_profile *p, const struct vt_slices *s, int tid)
 		qsort(p->entries[i].parents, p->entries[i].nr_parents,
 		      sizeof(struct vt_profile_edge), cmp_edge);
 		if (p->entries[i].nr_children)
-			qsort(p->entries[i].children,
-			      p->entries[i].nr_children,
+			qsort(p->entries[i].children, p->entries[i].nr_children,
 			      sizeof(struct vt_profile_edge), cmp_edge);
 	}
 	qsort(p->entries, p->nr_entries, sizeof(*p->entries), cmp_entry);
@@ -308,7 +307,8 @@ int vt_profile_write_dot(const struct vt_profile *p, FILE *out,
 				edge->name);
 			ms(out, edge->inclusive);
 			fprintf(out, " ms\", weight=%llu];\n",
-				(unsigned long long)(edge->inclusive / 1000 + 1));
+				(unsigned long long)(edge->inclusive / 1000 +
+						     1));
 		}
 	}
 	fprintf(out, "}\n");

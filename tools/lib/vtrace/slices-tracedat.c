@@ -187,7 +187,8 @@ static int funcgraph_record(struct vt_slices_feed *f, struct tep_record *rec,
 		func = hex;
 	}
 	return add(f, rec, entry ? K_ENTRY : K_EXIT, tid, func, strlen(func)) ?
-		       0 : -ENOMEM;
+		       0 :
+		       -ENOMEM;
 }
 
 static int switch_record(struct vt_slices_feed *f, struct tep_record *rec)
@@ -344,7 +345,9 @@ int vt_slices_from_tracedat(struct vt_slices *s, const char *path, char *msg,
 {
 	struct vt_slices_feed *feed = NULL;
 	struct tracecmd_input *handle;
-	struct feed_file ff = { .path = path, .msg = msg, .msg_size = msg_size };
+	struct feed_file ff = { .path = path,
+				.msg = msg,
+				.msg_size = msg_size };
 	int ret;
 
 	ret = vt_tracedat_open(path, &handle, msg, msg_size);

@@ -72,9 +72,6 @@ static int grow(void **array, size_t *alloc, size_t need, size_t size)
 	return 0;
 }
 
-#define GROW(arr, alloc, need) \
-	grow((void **)&(arr), &(alloc), (need), sizeof(*(arr)))
-
 /**
  * vt_slices_init - start an empty set of slices
  * @s: the set
@@ -149,7 +146,8 @@ static int intern(struct vt_slices *s, const char *name, size_t len,
 		*id = existing;
 		return 0;
 	}
-	ret = GROW(s->names, st->alloc_names, s->nr_names + 1);
+	ret = grow((void **)&s->names, &st->alloc_names, s->nr_names + 1,
+		   sizeof(*s->names));
 	if (!ret)
 		ret = vtrace_strtab_insert(&st->names, copy, s->nr_names,
 					   &existing);
@@ -192,7 +190,8 @@ static struct tstate *find_tstate(const struct vt_slices_state *st, int tid)
 
 	if (!st->hash_size)
 		return NULL;
-	for (h = tid_slot(st, tid); st->hash[h]; h = (h + 1) & (st->hash_size - 1))
+	for (h = tid_slot(st, tid); st->hash[h];
+	     h = (h + 1) & (st->hash_size - 1))
 		if (st->threads[st->hash[h] - 1].tid == tid)
 			return &st->threads[st->hash[h] - 1];
 	return NULL;
@@ -206,14 +205,16 @@ static struct tstate *get_tstate(struct vt_slices *s, int tid)
 
 	if (t)
 		return t;
-	if (GROW(st->threads, st->alloc_threads, st->nr_threads + 1))
+	if (grow((void **)&st->threads, &st->alloc_threads, st->nr_threads + 1,
+		 sizeof(*st->threads)))
 		return NULL;
 	if ((st->nr_threads + 1) * 2 > st->hash_size && rehash(st))
 		return NULL;
 	t = &st->threads[st->nr_threads];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
-	for (h = tid_slot(st, tid); st->hash[h]; h = (h + 1) & (st->hash_size - 1))
+	for (h = tid_slot(st, tid); st->hash[h];
+	     h = (h + 1) & (st->hash_size - 1))
 		;
 	st->hash[h] = ++st->nr_threads;
 	return t;
@@ -240,7 +241,8 @@ static int push(struct vt_slices *s, struct stack *stk, uint64_t ts,
 	struct vt_slices_state *st = s->state;
 	struct frame *f;
 
-	if (GROW(stk->frames, stk->alloc, stk->nr + 1))
+	if (grow((void **)&stk->frames, &stk->alloc, stk->nr + 1,
+		 sizeof(*stk->frames)))
 		return -ENOMEM;
 	f = &stk->frames[stk->nr++];
 	f->ts = ts;
@@ -257,7 +259,8 @@ static int emit(struct vt_slices *s, struct tstate *t, const struct frame *f,
 {
 	struct vt_slice *sl;
 
-	if (GROW(s->slices, s->state->alloc_slices, s->nr_slices + 1))
+	if (grow((void **)&s->slices, &s->state->alloc_slices, s->nr_slices + 1,
+		 sizeof(*s->slices)))
 		return -ENOMEM;
 	t->has_slices = true;
 	sl = &s->slices[s->nr_slices++];
@@ -357,8 +360,8 @@ static int async_begin(struct vt_slices *s, uint64_t ts,
 
 	ret = intern(s, m->name, m->name_len, &id);
 	if (!ret)
-		ret = GROW(st->open_async, st->alloc_open_async,
-			   st->nr_open_async + 1);
+		ret = grow((void **)&st->open_async, &st->alloc_open_async,
+			   st->nr_open_async + 1, sizeof(*st->open_async));
 	if (ret)
 		return ret;
 	a = &st->open_async[st->nr_open_async++];
@@ -392,7 +395,8 @@ static int async_end(struct vt_slices *s, uint64_t ts,
 		s->unmatched++;
 		return 0;
 	}
-	if (GROW(s->async, st->alloc_async, s->nr_async + 1))
+	if (grow((void **)&s->async, &st->alloc_async, s->nr_async + 1,
+		 sizeof(*s->async)))
 		return -ENOMEM;
 	as = &s->async[s->nr_async++];
 	as->ts = a->ts;
@@ -414,7 +418,8 @@ static int counter(struct vt_slices *s, uint64_t ts, const struct vt_marker *m)
 	ret = intern(s, m->name, m->name_len, &id);
 	if (ret)
 		return ret;
-	if (GROW(s->counters, s->state->alloc_counters, s->nr_counters + 1))
+	if (grow((void **)&s->counters, &s->state->alloc_counters,
+		 s->nr_counters + 1, sizeof(*s->counters)))
 		return -ENOMEM;
 	c = &s->counters[s->nr_counters++];
 	c->ts = ts;
@@ -534,9 +539,9 @@ int vt_slices_cpu_time(struct vt_slices *s, int tid, uint64_t cpu_ns)
 int vt_slices_thread(struct vt_slices *s, int tid, int pid, const char *name)
 {
 	struct tstate *t = get_tstate(s, tid);
-	char *copy = NULL;
+	char *copy = name ? strdup(name) : NULL;
 
-	if (!t || (name && !(copy = strdup(name)))) {
+	if (!t || (name && !copy)) {
 		free(copy);
 		return -ENOMEM;
 	}
@@ -592,7 +597,8 @@ static int link_parents(struct vt_slices *s)
 	/* A parent still open at the end made no slice: none then. */
 	for (i = 0; i < s->nr_slices; i++)
 		s->slices[i].parent = s->slices[i].parent_seq ?
-			index[s->slices[i].parent_seq] : VT_SLICE_NO_PARENT;
+					      index[s->slices[i].parent_seq] :
+					      VT_SLICE_NO_PARENT;
 	free(index);
 	return 0;
 }

@@ -147,8 +147,8 @@ int vt_slices_marker(struct vt_slices *s, uint64_t ts, int tid,
 		     const char *text, size_t len);
 int vt_slices_begin(struct vt_slices *s, uint64_t ts, int pid, int tid,
 		    const char *name, size_t name_len, bool kernel);
-int vt_slices_end(struct vt_slices *s, uint64_t ts, int tid,
-		  const char *name, bool kernel);
+int vt_slices_end(struct vt_slices *s, uint64_t ts, int tid, const char *name,
+		  bool kernel);
 int vt_slices_sched_switch(struct vt_slices *s, uint64_t ts, int prev_tid,
 			   int next_tid);
 int vt_slices_cpu_time(struct vt_slices *s, int tid, uint64_t cpu_ns);
