@@ -57,13 +57,13 @@ static const struct format formats[] = {
 	  "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
 	  "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
 	  "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
-	  "print fmt: \"prev_comm=%s prev_pid=%d next_comm=%s next_pid=%d\", REC->prev_comm, REC->prev_pid, REC->next_comm, REC->next_pid\n" },
+	  "print fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n" },
 	{ "mali",
 	  "name: gpu_power_state\nID: 1500\nformat:\n" COMMON_FIELDS
 	  "\tfield:u64 change_ns;\toffset:8;\tsize:8;\tsigned:0;\n"
 	  "\tfield:int from_state;\toffset:16;\tsize:4;\tsigned:1;\n"
 	  "\tfield:int to_state;\toffset:20;\tsize:4;\tsigned:1;\n\n"
-	  "print fmt: \"change_ns=%llu from=%d to=%d\", REC->change_ns, REC->from_state, REC->to_state\n" },
+	  "print fmt: \"from=%d to=%d\", REC->from_state, REC->to_state\n" },
 	{ "mali",
 	  "name: mali_pm_status\nID: 1501\nformat:\n" COMMON_FIELDS
 	  "\tfield:u32 gpu_id;\toffset:8;\tsize:4;\tsigned:0;\n"
@@ -83,7 +83,7 @@ static const struct format formats[] = {
 	  "\tfield:int ppm_clr_level;\toffset:20;\tsize:4;\tsigned:1;\n"
 	  "\tfield:int mpmm_throttle_level;\toffset:24;\tsize:4;\tsigned:1;\n"
 	  "\tfield:int mpmm_clr_level;\toffset:28;\tsize:4;\tsigned:1;\n\n"
-	  "print fmt: \"tmu=%s ppm=%d mpmm=%d\", __get_str(tmu_name), REC->ppm_throttle_level, REC->mpmm_throttle_level\n" },
+	  "print fmt: \"tmu=%s ppm=%d\", __get_str(tmu_name), REC->ppm_throttle_level\n" },
 	{ "vtrace_test", "name: array_event\nID: 1504\nformat:\n" COMMON_FIELDS
 			 "\tfield:u16 vals[3];\toffset:8;\tsize:6;\tsigned:0;\n"
 			 "\tfield:s8 delta;\toffset:14;\tsize:1;\tsigned:1;\n\n"

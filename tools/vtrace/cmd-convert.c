@@ -96,8 +96,9 @@ int cmd_convert(int argc, char **argv)
 		return VTRACE_EXIT_FAIL;
 	}
 	if (res.buffers_left_out)
-		vtrace_warn("convert: %s: %d instance buffer(s) left out: only the top-level buffer is converted",
-			    in, res.buffers_left_out);
+		vtrace_warn(
+			"convert: %s: %d instance buffer(s) left out: only the top-level buffer is converted",
+			in, res.buffers_left_out);
 	if (!quiet)
 		printf("%s: %" PRIu64 " events, %" PRIu64 " bytes (%s)\n", out,
 		       res.events, res.bytes, format->name);
