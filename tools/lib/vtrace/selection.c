@@ -173,7 +173,9 @@ static void split_spec(const char *spec, char *buf, size_t size,
 
 /*
  * A standard category's events that this kernel has, as Perfetto enables
- * them: the others are skipped silently, as Perfetto skips them.
+ * them: the others are skipped silently, as Perfetto skips them. A
+ * category with a userspace tag also selects ftrace/print, the event its
+ * markers arrive as (always on; a userspace-only category has no other).
  */
 static int add_standard(struct vtrace_selection *sel,
 			const struct vtrace_atrace_category *cat)
@@ -183,6 +185,8 @@ static int add_standard(struct vtrace_selection *sel,
 	size_t i, found = 0;
 	int ret = 0;
 
+	if (cat->tags && has_event("ftrace", "print"))
+		ret = add(sel, "ftrace/print", cat->name);
 	for (i = 0; i < cat->nr_events && !ret; i++) {
 		split_spec(cat->events[i], buf, sizeof(buf), &group, &event);
 		if (!strcmp(event, "*"))
