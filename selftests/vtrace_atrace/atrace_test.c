@@ -250,7 +250,7 @@ TEST_F(markers, threads_keep_order_and_tid)
 
 	pthread_barrier_init(&start, NULL, THREADS);
 	for (t = 0; t < THREADS; t++) {
-		args[t] = (struct thread_arg){ &start, t, 0 };
+		args[t] = (struct thread_arg) { &start, t, 0 };
 		ASSERT_EQ(0, pthread_create(&threads[t], NULL, mark_thread,
 					    &args[t]));
 	}
