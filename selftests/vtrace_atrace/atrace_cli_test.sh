@@ -19,7 +19,7 @@ if [ ! -d "$TRACEFS/instances" ] || [ ! -d "$TRACEFS/events/sched/sched_wakeup" 
 	ktap_skip_all "no tracefs with sched events at $TRACEFS"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 13
+ktap_set_plan 14
 
 inst=vtrace_atrace_cli_$$
 rec=vtrace_atrace_rec_$$
@@ -141,6 +141,19 @@ vt_result record_accepts_ftrace_print $?
 record_markers -c view
 [ "$rc" = 0 ] && contains "$out" '"events":2,'
 vt_result record_of_a_userspace_category_records_its_markers $?
+
+# Two buffers: the markers go to the top level, and (Linux 6.17 on) the
+# instance's recording gets them copied in.
+if [ -f "$TRACEFS/instances/$inst/options/copy_trace_marker" ]; then
+	"$VTRACE" enable --instance "$inst" view >/dev/null 2>&1
+	record_markers -c view
+	"$VTRACE" disable --instance "$inst" view >/dev/null 2>&1
+	[ "$rc" = 0 ] && contains "$out" '"events":2,' &&
+		[ "$(markers | grep -c printed)" = 0 ]
+	vt_result overlapping_buffers_get_markers_copied $?
+else
+	ktap_test_skip "overlapping_buffers_get_markers_copied (no options/copy_trace_marker)"
+fi
 
 vt_run enable --instance "$inst" ftrace/print
 [ "$rc" = 0 ] && contains "$out" "1 always on (no enable file)" &&

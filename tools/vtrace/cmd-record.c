@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <tracefs.h>
+
 #include <vtrace/atrace-tags.h>
 #include <vtrace/atrace.h>
 #include <vtrace/categories.h>
@@ -88,6 +90,7 @@ struct record {
 	const char **events;
 	size_t nr_events;
 	uint64_t config_tags;
+	bool copying_markers;
 	pid_t *tids;
 	char **options;
 	char **origins;
@@ -568,13 +571,43 @@ static int show_progress(void *ctx, struct vtrace_recorder *rec)
 }
 
 /* Userspace markers of the categories' tags, for as long as tracing is on. */
+#define COPY_MARKER_OPTION "options/copy_trace_marker"
+
+/*
+ * Markers go to the top level when recordings of different buffers
+ * overlap; where the kernel can (copy_trace_marker, Linux 6.17), an
+ * instance's recording has the top level's markers copied into it.
+ */
+static void copy_top_level_markers(struct record *r, bool on)
+{
+	struct tracefs_instance *tfs = vtrace_instance_tracefs(r->vi);
+	char *value;
+
+	if (!tfs || on == r->copying_markers)
+		return;
+	if (on) {
+		value = tracefs_instance_file_read(tfs, COPY_MARKER_OPTION,
+						   NULL);
+		/* Absent, or set by someone else: not ours to change. */
+		if (!value || value[0] != '0') {
+			free(value);
+			return;
+		}
+		free(value);
+	}
+	if (tracefs_instance_file_write(tfs, COPY_MARKER_OPTION,
+					on ? "1" : "0") > 0)
+		r->copying_markers = on;
+}
+
 static void hold_atrace_tags(void *ctx, struct vtrace_recorder *rec)
 {
-	const struct record *r = ctx;
+	struct record *r = ctx;
 	uint64_t tags = vtrace_atrace_tags_of(r->opts->cats, r->opts->nr_cats) |
 			r->config_tags;
 	int ret;
 
+	copy_top_level_markers(r, true);
 	ret = vtrace_atrace_tags_hold(instance_name(r), tags);
 	if (ret)
 		vtrace_warn("cannot enable the userspace atrace tags: %s",
@@ -583,9 +616,10 @@ static void hold_atrace_tags(void *ctx, struct vtrace_recorder *rec)
 
 static void release_atrace_tags(void *ctx, struct vtrace_recorder *rec)
 {
-	const struct record *r = ctx;
+	struct record *r = ctx;
 
 	vtrace_atrace_tags_release(instance_name(r));
+	copy_top_level_markers(r, false);
 }
 
 static const struct vtrace_recorder_hooks quiet_hooks = {
