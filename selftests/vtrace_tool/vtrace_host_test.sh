@@ -36,7 +36,7 @@ if [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "helper not built: $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 34
+ktap_set_plan 35
 
 printf 'sched_cat\n sched/sched_switch\n sched/sched_wakeup\n' >"$SCHED"
 printf 'gfx\n mali/gpu_power_state\n mali/../tracing_on\n' >"$VT_TMP/bad.txt"
@@ -57,6 +57,15 @@ for c in check categories enable disable status; do
 done
 [ "$ok" = 0 ]
 vt_result every_command_has_help $?
+
+# A command that takes no operands refuses one with the same message.
+ok=0
+for c in categories config record sessions status; do
+	vt_run "$c" extra-arg
+	[ "$rc" = 2 ] && [ "$(head -n 1 "$VT_TMP/err")" = \
+		"vtrace: error: $c: unexpected argument 'extra-arg'" ] || ok=1
+done
+vt_result operand_refused_alike_by_every_command $ok
 
 vt_run frobnicate
 [ "$rc" = 2 ] && contains "$err" "unknown command 'frobnicate'"

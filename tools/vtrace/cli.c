@@ -49,6 +49,26 @@ void vtrace_warn(const char *fmt, ...)
 }
 
 /**
+ * cli_unexpected_argument - refuse what is left after a command's options
+ * @argc: the command's argc
+ * @argv: its argv, argv[0] the command's name
+ * @optind: the first argument getopt_long() did not take
+ *
+ * For the commands that take no operands: prints "CMD: unexpected
+ * argument 'ARG'" for the first one left.
+ *
+ * Return: true when there is one (the command then fails with a usage
+ * error), false when there is none.
+ */
+bool cli_unexpected_argument(int argc, char **argv, int optind)
+{
+	if (optind >= argc)
+		return false;
+	vtrace_err("%s: unexpected argument '%s'", argv[0], argv[optind]);
+	return true;
+}
+
+/**
  * cli_files_add - remember a -f argument
  * @files: list to append to
  * @name: file name, borrowed

@@ -6,6 +6,7 @@
 #ifndef _VTRACE_CLI_H
 #define _VTRACE_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <vtrace/categories.h>
@@ -32,6 +33,7 @@ struct cli_files {
 };
 
 int cli_files_add(struct cli_files *files, char *name);
+bool cli_unexpected_argument(int argc, char **argv, int optind);
 int cli_load_categories(const struct cli_files *files,
 			struct vtrace_catmap *map, struct vtrace_diags *diags);
 void cli_print_diags(FILE *out, const struct vtrace_diags *diags);

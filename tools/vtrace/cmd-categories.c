@@ -82,9 +82,7 @@ int cmd_categories(int argc, char **argv)
 			return VTRACE_EXIT_USAGE;
 		}
 	}
-	if (optind != argc) {
-		vtrace_err("categories: unexpected argument '%s'",
-			   argv[optind]);
+	if (cli_unexpected_argument(argc, argv, optind)) {
 		categories_usage(stderr);
 		return VTRACE_EXIT_USAGE;
 	}

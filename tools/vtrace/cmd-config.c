@@ -154,10 +154,8 @@ static int parse_args(int argc, char **argv, struct vtrace_trace_config *tc,
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		vtrace_err("unexpected argument '%s'", argv[optind]);
+	if (cli_unexpected_argument(argc, argv, optind))
 		return -EINVAL;
-	}
 	if (!tc->atrace_categories.nr && !tc->ftrace_events.nr) {
 		vtrace_err("nothing to record: give -c CATEGORY or -e group/event");
 		return -EINVAL;

@@ -296,10 +296,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		vtrace_err("unexpected argument '%s'", argv[optind]);
+	if (cli_unexpected_argument(argc, argv, optind))
 		return -EINVAL;
-	}
 	if ((o->config_format || o->strict) && !o->config) {
 		vtrace_err("--config-binary and --strict need --config FILE");
 		return -EINVAL;

@@ -90,10 +90,8 @@ int cmd_sessions(int argc, char **argv)
 			return VTRACE_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		vtrace_err("unexpected argument '%s'", argv[optind]);
+	if (cli_unexpected_argument(argc, argv, optind))
 		return VTRACE_EXIT_USAGE;
-	}
 	ret = vtrace_sessions_list(&list, &nr);
 	if (ret)
 		return cli_state_dir_error("read the sessions", ret);

@@ -322,8 +322,7 @@ int cmd_status(int argc, char **argv)
 			return VTRACE_EXIT_USAGE;
 		}
 	}
-	if (optind != argc) {
-		vtrace_err("status: unexpected argument '%s'", argv[optind]);
+	if (cli_unexpected_argument(argc, argv, optind)) {
 		status_usage(stderr);
 		return VTRACE_EXIT_USAGE;
 	}

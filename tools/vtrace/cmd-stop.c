@@ -174,10 +174,8 @@ static int parse_args(int argc, char **argv, struct stop_opts *o)
 	}
 	if (optind < argc)
 		o->name = argv[optind++];
-	if (optind < argc) {
-		vtrace_err("unexpected argument '%s'", argv[optind]);
+	if (cli_unexpected_argument(argc, argv, optind))
 		return -EINVAL;
-	}
 	if (!!o->name + o->all + !!o->instance > 1) {
 		vtrace_err("give one of NAME, --all and --instance");
 		return -EINVAL;
