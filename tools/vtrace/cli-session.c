@@ -55,6 +55,30 @@ int cli_parse_exclusive_prio(const char *arg, unsigned int *prio)
 }
 
 /**
+ * cli_session_check_root - refuse an exclusive session to a user not root
+ * @exclusive_prio: the priority asked for, 0 for an ordinary session
+ *
+ * vtrace_session_start() refuses it too; this says so before tracefs is
+ * looked at.
+ *
+ * Return: 0, or -EPERM after printing the refusal.
+ */
+int cli_session_check_root(unsigned int exclusive_prio)
+{
+	struct vtrace_session_refused r = {
+		.why = VTRACE_SESSION_NOT_ROOT,
+		.requested = exclusive_prio,
+	};
+	char msg[256];
+
+	if (!exclusive_prio || !geteuid())
+		return 0;
+	vtrace_session_refused_str(&r, msg, sizeof(msg));
+	vtrace_err("%s", msg);
+	return -EPERM;
+}
+
+/**
  * cli_session_start - register a recording's session, or say why not
  * @params: what it asks for
  * @session: set to the session

@@ -11,6 +11,7 @@
 
 int cli_parse_session_name(const char *arg);
 int cli_parse_exclusive_prio(const char *arg, unsigned int *prio);
+int cli_session_check_root(unsigned int exclusive_prio);
 int cli_session_start(const struct vtrace_session_params *params,
 		      struct vtrace_session **session);
 int cli_session_log(struct vtrace_session *session);

@@ -944,6 +944,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!opts.output)
 		opts.output = "trace.dat";
+	if (cli_session_check_root(opts.exclusive_prio)) {
+		vtrace_trace_config_free(&opts.tc);
+		return VTRACE_EXIT_FAIL;
+	}
 	ret = cli_find_tracefs(&tracing_dir);
 	if (!ret && opts.config) {
 		ret = select_config(&r);
