@@ -284,10 +284,10 @@ else
 	fi
 fi
 
-# 19: a disk that fills up mid-recording: the recording says so, and the
+# 19: a disk (256 KiB) that fills up mid-recording: the recording says so, and the
 # file it leaves is a valid trace of what fitted.
 mkdir "$work/small"
-mount -t tmpfs -o size=2m nodev "$work/small"
+mount -t tmpfs -o size=256k nodev "$work/small"
 "$VTRACE" record -e raw_syscalls/sys_enter -e raw_syscalls/sys_exit -t 2 \
 	-o "$work/small/full.pftrace" > "$work/full.out" 2>&1
 rc=$?
