@@ -166,8 +166,9 @@ int cli_selection_error(const struct vtrace_selection *sel, int err)
  * cli_selection_warn_missing - warn about each event not on this kernel
  * @sel: a checked or switched selection
  *
- * And say which are always on (ftrace/print and the like): asked for, they
- * are recorded without being enabled.
+ * And say which of those asked for by name are always on (ftrace/print
+ * and the like): they are recorded without being enabled. (A category's,
+ * such as the ftrace/print of one with a userspace tag, go unsaid.)
  */
 void cli_selection_warn_missing(const struct vtrace_selection *sel)
 {
@@ -177,7 +178,8 @@ void cli_selection_warn_missing(const struct vtrace_selection *sel)
 	for (i = 0; i < sel->nr; i++) {
 		if (vtrace_selection_missing(sel, i, msg, sizeof(msg)))
 			vtrace_warn("%s", msg);
-		else if (vtrace_selection_always_on(sel, i, msg, sizeof(msg)))
+		else if (!sel->origins[i] &&
+			 vtrace_selection_always_on(sel, i, msg, sizeof(msg)))
 			fprintf(stderr, "vtrace: %s\n", msg);
 	}
 }
