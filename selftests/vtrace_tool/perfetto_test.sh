@@ -64,10 +64,14 @@ convert_case() {
 	fi
 }
 
-# 1: the writer's own trace, byte for byte what the golden text says.
+# 1: the writer's own trace, byte for byte what the golden text says;
+# and its typed messages' fields against the real devices' formats in
+# ../shared (perfetto_writer_test's typed_fields_match_reference_formats).
 if [ $schema = 0 ]; then
 	ktap_test_skip "golden_trace: $pf_schema_why"
-elif VT_PERFETTO_OUT=$work/golden.pftrace "$WRITER_TEST" > "$work/wt.log" 2>&1 &&
+elif VT_PERFETTO_OUT=$work/golden.pftrace \
+     VT_PERFETTO_REF_EVENTS="$(dirname "$PF_PROTO")/../pixel-raven-5.10/events:$(dirname "$PF_PROTO")/../perfetto-synthetic/events" \
+     "$WRITER_TEST" > "$work/wt.log" 2>&1 &&
      pf_decode "$work/golden.pftrace" > "$work/golden.txt" &&
      diff -u "$here/data/perfetto_golden.txt" "$work/golden.txt" > "$work/golden.diff"; then
 	ktap_test_pass "golden_trace"

@@ -20,6 +20,7 @@
 
 #include <event-parse.h>
 
+#include <vtrace/perfetto-format.h>
 #include <vtrace/perfetto-writer.h>
 #include <vtrace/protobuf.h>
 
@@ -377,6 +378,71 @@ TEST(wire_format)
 	vt_pb_varint(&pb, 1, 1);
 	expect_bytes(_metadata, &pb, "\x08\x01", 2);
 	vt_pb_free(&pb);
+}
+
+/*
+ * Every typed message's fields against real kernels' formats of its event
+ * (the Pixel 6's and Perfetto's synthetic ones, in the directories of
+ * $VT_PERFETTO_REF_EVENTS, colon-separated: DIR/SYSTEM/EVENT/format):
+ * each field the message has is in the format, a string where the
+ * message has a string and a number where it has a number.
+ */
+TEST(typed_fields_match_reference_formats)
+{
+	const char *dirs = getenv("VT_PERFETTO_REF_EVENTS");
+	char path[512], *list, *dir, *save = NULL, *text;
+	const struct pf_typed_event *t;
+	struct tep_format_field *f;
+	struct tep_event *event;
+	struct tep_handle *tep;
+	int checked = 0, i;
+	size_t n, len;
+	FILE *fp;
+
+	if (!dirs)
+		SKIP(return, "VT_PERFETTO_REF_EVENTS not set");
+	list = strdup(dirs);
+	ASSERT_NE(NULL, list);
+	for (dir = strtok_r(list, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		for (n = 0; n < sizeof(pf_typed_events) / sizeof(*t); n++) {
+			t = &pf_typed_events[n];
+			snprintf(path, sizeof(path), "%s/%s/%s/format", dir,
+				 t->system, t->name);
+			fp = fopen(path, "r");
+			if (!fp)
+				continue;
+			text = NULL;
+			len = 0;
+			ASSERT_LT(0, getdelim(&text, &len, '\0', fp));
+			fclose(fp);
+			tep = tep_alloc();
+			tep_set_long_size(tep, 8);
+			ASSERT_EQ(0, tep_parse_event(tep, text, strlen(text),
+						     t->system))
+			TH_LOG("%s", path);
+			event = tep_find_event_by_name(tep, t->system, t->name);
+			ASSERT_NE(NULL, event);
+			for (i = 0; t->fields[i].name; i++) {
+				f = tep_find_field(event, t->fields[i].name);
+				EXPECT_NE(NULL, f)
+				TH_LOG("%s: no field %s", path,
+				       t->fields[i].name);
+				if (f)
+					EXPECT_EQ(t->fields[i].kind ==
+							  PF_STRING,
+						  !!(f->flags &
+						     TEP_FIELD_IS_STRING))
+				TH_LOG("%s: field %s", path, t->fields[i].name);
+			}
+			checked++;
+			tep_free(tep);
+			free(text);
+		}
+	}
+	free(list);
+	TH_LOG("%d formats checked", checked);
+	EXPECT_LT(0, checked);
 }
 
 TEST_HARNESS_MAIN
