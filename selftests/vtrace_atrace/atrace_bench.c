@@ -150,8 +150,9 @@ int main(int argc, char **argv)
 	e = median(enabled, rounds);
 	b = median(bare, rounds);
 	d = median(disabled, rounds);
-	printf("libvtrace-atrace markers, median of %d rounds (%d writes, %d disabled calls each), one CPU\n\n",
-	       rounds, WRITES_PER_ROUND, DISABLED_PER_ROUND);
+	printf("libvtrace-atrace markers, median of %d rounds ", rounds);
+	printf("(%d writes, %d disabled calls each), one CPU\n\n",
+	       WRITES_PER_ROUND, DISABLED_PER_ROUND);
 	printf("| %-44s | %9s | %9s | %-14s | %-6s |\n", "case", "ns/call",
 	       "vs write", "goal", "result");
 	printf("|%s|%s|%s|%s|%s|\n",

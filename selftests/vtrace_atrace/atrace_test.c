@@ -355,15 +355,18 @@ TEST_F(markers, forked_children_write_their_own_pid)
 		const struct marker_line *l = &self->lines[i];
 
 		if (l->tid == child) {
-			const char *fmt[] = { "B|%d|child",
-					      "C|%d|child-counter|3", "E|%d" };
+			static const char *const fmt[] = {
+				"B|%d|child", "C|%d|child-counter|3", "E|%d"
+			};
 
 			ASSERT_LT(child_lines, 3);
 			snprintf(want, sizeof(want), fmt[child_lines++], child);
 			EXPECT_STREQ(want, l->text);
 		} else if (l->tid == gettid()) {
-			const char *fmt[] = { "B|%d|parent-before", "E|%d",
-					      "B|%d|parent-after", "E|%d" };
+			static const char *const fmt[] = { "B|%d|parent-before",
+							   "E|%d",
+							   "B|%d|parent-after",
+							   "E|%d" };
 
 			ASSERT_LT(parent_lines, 4);
 			snprintf(want, sizeof(want), fmt[parent_lines++],
@@ -413,8 +416,7 @@ TEST_F(markers, names_are_made_safe)
 	char want[64];
 	int pid = getpid();
 
-	ATRACE_BEGIN("a|b\nc\td\x7f"
-		     "e");
+	ATRACE_BEGIN("a|b\nc\td\177e");
 	ATRACE_INT("x|y", 5);
 	ATRACE_BEGIN(NULL);
 	memset(longname, 'n', sizeof(longname) - 1);

@@ -63,9 +63,9 @@ static int parse_tag(const char *arg, uint64_t *tag)
 		return 0;
 	}
 	if (parse_ll(arg, 1, ATRACE_TAG_VALID_MASK, &v)) {
-		vtrace_err("unknown tag '%s': give a category with a userspace "
-			   "tag or ATRACE_TAG_* bits",
-			   arg);
+		vtrace_err(
+			"unknown tag '%s': give a category with a userspace tag or ATRACE_TAG_* bits",
+			arg);
 		return -EINVAL;
 	}
 	*tag = v;

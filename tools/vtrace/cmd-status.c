@@ -208,10 +208,10 @@ static void print_text(const struct status_report *r)
 		cat = &r->map->cats[i];
 		for (k = 0, shown = 0; k < cat->nr_events; k++) {
 			const char *event = cat->events[k].name;
-			bool always = false;
+			/* Not enabled: shown only when it is always on. */
+			bool always = !is_enabled(r, event);
 
-			if (!is_enabled(r, event) &&
-			    !(always = is_always_on(r, event)))
+			if (always && !is_always_on(r, event))
 				continue;
 			if (!shown++)
 				printf("%s\n", cat->name);
@@ -249,10 +249,10 @@ static void print_json(const struct status_report *r,
 		cat = &r->map->cats[i];
 		for (k = 0, shown = 0; k < cat->nr_events; k++) {
 			const char *event = cat->events[k].name;
-			bool always = false;
+			/* Not enabled: shown only when it is always on. */
+			bool always = !is_enabled(r, event);
 
-			if (!is_enabled(r, event) &&
-			    !(always = is_always_on(r, event)))
+			if (always && !is_always_on(r, event))
 				continue;
 			if (!shown++) {
 				vtrace_json_object_begin(j, NULL);

@@ -277,12 +277,15 @@ static void emit(char type, const char *name, bool has_value, int64_t value)
 	while (ret < 0 && errno == EINTR);
 }
 
-/* Only the name is optional in a line; NULL stands for "no name part". */
-#define NAME_OR_EMPTY(name) ((name) ? (name) : "")
+/* A NULL name is the empty name (NULL to emit() means "no name part"). */
+static const char *name_or_empty(const char *name)
+{
+	return name ? name : "";
+}
 
 void atrace_begin_body(const char *name)
 {
-	emit('B', NAME_OR_EMPTY(name), false, 0);
+	emit('B', name_or_empty(name), false, 0);
 }
 
 void atrace_end_body(void)
@@ -292,27 +295,27 @@ void atrace_end_body(void)
 
 void atrace_async_begin_body(const char *name, int32_t cookie)
 {
-	emit('S', NAME_OR_EMPTY(name), true, cookie);
+	emit('S', name_or_empty(name), true, cookie);
 }
 
 void atrace_async_end_body(const char *name, int32_t cookie)
 {
-	emit('F', NAME_OR_EMPTY(name), true, cookie);
+	emit('F', name_or_empty(name), true, cookie);
 }
 
 void atrace_instant_body(const char *name)
 {
-	emit('I', NAME_OR_EMPTY(name), false, 0);
+	emit('I', name_or_empty(name), false, 0);
 }
 
 void atrace_int_body(const char *name, int32_t value)
 {
-	emit('C', NAME_OR_EMPTY(name), true, value);
+	emit('C', name_or_empty(name), true, value);
 }
 
 void atrace_int64_body(const char *name, int64_t value)
 {
-	emit('C', NAME_OR_EMPTY(name), true, value);
+	emit('C', name_or_empty(name), true, value);
 }
 
 /**

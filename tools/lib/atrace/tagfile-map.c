@@ -41,7 +41,7 @@ static bool trusted(const struct stat *st)
 {
 	return S_ISREG(st->st_mode) &&
 	       (st->st_uid == 0 || st->st_uid == geteuid()) &&
-	       !(st->st_mode & (S_IWGRP | S_IWOTH)) &&
+	       !(st->st_mode & 0022) &&
 	       st->st_size >= VTRACE_ATRACE_TAGFILE_SIZE;
 }
 
