@@ -823,8 +823,9 @@ static void print_summary(const struct record *r)
 	if (vtrace_recorder_stop_reason(r->rec, NULL) == VTRACE_STOP_FULL)
 		vtrace_warn(
 			"stopped when full: the config's DISCARD limit of %llu bytes was reached",
-			o->tc.write_into_file ? (unsigned long long)o->tc.max_file_size_bytes :
-						o->tc.buffer_size_kb * 1024ULL);
+			o->tc.write_into_file ?
+				(unsigned long long)o->tc.max_file_size_bytes :
+				o->tc.buffer_size_kb * 1024ULL);
 	if (all.lost && o->config && !o->tc.write_into_file &&
 	    o->tc.fill_policy == VTRACE_FILL_RING_BUFFER)
 		fprintf(stderr,

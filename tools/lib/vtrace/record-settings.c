@@ -219,7 +219,7 @@ static int write_setting(struct tracefs_instance *instance, const char *file,
  * @s: saved settings
  * @mask: hex mask as tracing_cpumask takes it ("3", "ff,ffffffff")
  *
- * Returns 0 or a negative errno.
+ * Return: 0 or a negative errno.
  */
 int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
 				const char *mask)
@@ -238,7 +238,7 @@ int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
  * @pids: the threads (set_event_pid)
  * @nr: how many
  *
- * Returns 0 or a negative errno.
+ * Return: 0 or a negative errno.
  */
 int vtrace_settings_set_event_pids(struct vtrace_record_settings *s,
 				   const pid_t *pids, size_t nr)
@@ -269,7 +269,7 @@ int vtrace_settings_set_event_pids(struct vtrace_record_settings *s,
  * @s: saved settings
  * @option: "name" to set options/name, "noname" to clear it
  *
- * Returns 0, -ENOENT for an option this kernel does not have, or another
+ * Return: 0, -ENOENT for an option this kernel does not have, or another
  * negative errno.
  */
 int vtrace_settings_set_option(struct vtrace_record_settings *s,

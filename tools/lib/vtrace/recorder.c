@@ -387,8 +387,10 @@ static int set_up_filters(struct vtrace_recorder *rec)
 	for (opt = o->tracefs_options; opt && *opt; opt++) {
 		ret = vtrace_settings_set_option(&rec->settings, *opt);
 		if (ret == -ENOENT) {
-			rec_error(rec, "no trace option '%s' in this kernel (options/%s)",
-				  *opt, strncmp(*opt, "no", 2) ? *opt : *opt + 2);
+			rec_error(
+				rec,
+				"no trace option '%s' in this kernel (options/%s)",
+				*opt, strncmp(*opt, "no", 2) ? *opt : *opt + 2);
 			return ret;
 		}
 		if (ret)
@@ -401,6 +403,7 @@ static int set_up_filters(struct vtrace_recorder *rec)
 static int set_up_buffer(struct vtrace_recorder *rec)
 {
 	const struct vtrace_recorder_opts *o = &rec->opts;
+	long long kb;
 	int ret;
 
 	ret = vtrace_settings_save(rec->tfs, rec->nr_cpus, &rec->settings);
@@ -419,10 +422,9 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 	 */
 	if (o->buffer_kb || rec->settings.unexpanded ||
 	    o->fill_policy == VTRACE_FILL_RING_BUFFER) {
+		kb = o->buffer_kb ?: ring_buffer_kb(rec);
 		ret = vtrace_settings_set_buffer_kb(
-			&rec->settings,
-			o->buffer_kb ?: ring_buffer_kb(rec) ?:
-					 rec->settings.buffer_kb[0]);
+			&rec->settings, kb ?: rec->settings.buffer_kb[0]);
 		if (ret)
 			return settings_error(rec, "buffer_size_kb", ret);
 	}
@@ -488,8 +490,7 @@ static int set_up(struct vtrace_recorder *rec)
 	return 0;
 }
 
-static int discard_subbuf(void *ctx, int cpu, const void *subbuf,
-			  size_t size);
+static int discard_subbuf(void *ctx, int cpu, const void *subbuf, size_t size);
 
 /*
  * DISCARD: once max_file_size bytes are written, nothing more is taken and

@@ -223,8 +223,9 @@ int vtrace_selection_add_category(struct vtrace_selection *sel,
 			sel, -ENOENT,
 			"unknown category '%s' (%s; 'vtrace categories' lists them)",
 			name,
-			map->nr ? "not a standard one nor in the category files" :
-				  "not a standard one, and no category file loaded");
+			map->nr ?
+				"not a standard one nor in the category files" :
+				"not a standard one, and no category file loaded");
 	if (std) {
 		ret = add_standard(sel, std);
 		if (ret)
@@ -258,9 +259,10 @@ static int add_bare(struct vtrace_selection *sel, const char *event,
 					"%s%s", off ? ", " : "", groups[i]);
 	}
 	if (n > 1)
-		ret = sel_error(sel, -ENOTUNIQ,
-				"event '%s' is in more than one group (%s): give it as group/event",
-				event, where);
+		ret = sel_error(
+			sel, -ENOTUNIQ,
+			"event '%s' is in more than one group (%s): give it as group/event",
+			event, where);
 	else if (n && tracefs_event_file_exists(NULL, only, event, "enable"))
 		ret = add_owned(sel, only, event, origin);
 	*found = n;
@@ -283,9 +285,8 @@ static int add_bare(struct vtrace_selection *sel, const char *event,
  * Return: 0, -EINVAL for a malformed @spec, -ENOTUNIQ for a bare name that
  * several groups have, or -ENOMEM.
  */
-int vtrace_selection_add_pattern(struct vtrace_selection *sel,
-				 const char *spec, const char *origin,
-				 size_t *found)
+int vtrace_selection_add_pattern(struct vtrace_selection *sel, const char *spec,
+				 const char *origin, size_t *found)
 {
 	char buf[SPEC_MAX], check[SPEC_MAX + 2];
 	struct vtrace_name_error nerr;
@@ -294,9 +295,12 @@ int vtrace_selection_add_pattern(struct vtrace_selection *sel,
 
 	*found = 0;
 	split_spec(spec, buf, sizeof(buf), &group, &event);
-	len = snprintf(check, sizeof(check), "%s/%s", event ? group : "x",
-		       event && strcmp(event, "*") ? event : event ? "x" :
-								      group);
+	/* A whole group (G and a star) checks G, a bare event its name. */
+	if (event)
+		len = snprintf(check, sizeof(check), "%s/%s", group,
+			       strcmp(event, "*") ? event : "x");
+	else
+		len = snprintf(check, sizeof(check), "x/%s", group);
 	if (strlen(spec) >= SPEC_MAX ||
 	    vtrace_event_name_check(check, len, &nerr))
 		return sel_error(sel, -EINVAL, "bad event name '%s': %s", spec,

@@ -52,9 +52,8 @@ int vtrace_selection_add_event(struct vtrace_selection *sel, const char *name);
 int vtrace_selection_add_category(struct vtrace_selection *sel,
 				  const struct vtrace_catmap *map,
 				  const char *name);
-int vtrace_selection_add_pattern(struct vtrace_selection *sel,
-				 const char *spec, const char *origin,
-				 size_t *found);
+int vtrace_selection_add_pattern(struct vtrace_selection *sel, const char *spec,
+				 const char *origin, size_t *found);
 int vtrace_selection_add(struct vtrace_selection *sel,
 			 const struct vtrace_catmap *map, const char *target);
 int vtrace_selection_check(struct vtrace_selection *sel,
