@@ -22,7 +22,7 @@
 #                             Sets pf_events (and pf_note when the schema
 #                             checks were skipped); prints what failed.
 
-PF_PROTO=${VTRACE_PERFETTO_PROTO:-$top/../shared/ref/perfetto/perfetto_trace.proto}
+PF_PROTO=${VTRACE_PERFETTO_PROTO_DIR:-$top/../shared/ref/perfetto}/perfetto_trace.proto
 
 pf_schema() {
 	if ! command -v protoc > /dev/null; then

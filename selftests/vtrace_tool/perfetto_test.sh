@@ -11,7 +11,7 @@
 # partial output, an existing output kept.
 #
 # Needs root, tracefs and trace-cmd. The schema checks need protoc and
-# Perfetto's schema from ../shared (VTRACE_PERFETTO_PROTO names it
+# Perfetto's schema from ../shared (VTRACE_PERFETTO_PROTO_DIR names its directory
 # elsewhere); without them they SKIP, the rest still runs.
 #
 # Host only (bash and trace-cmd): guests' files are converted on the host
