@@ -61,7 +61,7 @@ command -v trace-cmd > /dev/null && have_trace_cmd=1
 have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 
-ktap_set_plan 19
+ktap_set_plan 20
 
 # left_in DIR: events still in the ring buffer, over all CPUs.
 left_in() {
@@ -361,6 +361,7 @@ result "record_mounts_tracefs_when_unmounted"
 
 if [ $have_module = 0 ]; then
 	for t in burst_every_event_exact simulator_events_kept \
+		 simulator_events_perfetto \
 		 module_unloaded_mid_record cpu_offline_online_mid_record \
 		 cpu_first_online_mid_record; do
 		ktap_test_skip "record_$t (vtrace.ko not loaded)"
