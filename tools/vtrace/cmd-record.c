@@ -949,7 +949,12 @@ int cmd_record(int argc, char **argv)
 		vtrace_trace_config_free(&opts.tc);
 		return VTRACE_EXIT_FAIL;
 	}
-	ret = cli_find_tracefs(&tracing_dir);
+	/*
+	 * A config's events are looked up before the session starts (and
+	 * before the instance is created); otherwise the session is first,
+	 * so that its refusals come before any tracefs access.
+	 */
+	ret = opts.config ? cli_find_tracefs(&tracing_dir) : 0;
 	if (!ret && opts.config) {
 		ret = select_config(&r);
 		if (ret) {
