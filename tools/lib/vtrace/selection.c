@@ -201,9 +201,13 @@ static int add_standard(struct vtrace_selection *sel,
  * vtrace_selection_add_category - select the events of a category
  * @sel: the selection
  * @map: the category files, which must outlive @sel
- * @name: the category: a standard atrace category (its kernel events that
- *	this kernel has, see <vtrace/atrace-categories.h>), one of @map, or
- *	both (the events of both)
+ * @name: the category: one of @map, or else a standard atrace category
+ *	(its kernel events that this kernel has, see
+ *	<vtrace/atrace-categories.h>)
+ *
+ * A category file's category replaces the standard one of its name, as it
+ * always has for vtrace (Perfetto merges the two): a board's file says
+ * what its "gfx" is.
  *
  * Return: 0, -ENOENT for a category that is neither, or -ENOMEM.
  */
@@ -226,12 +230,9 @@ int vtrace_selection_add_category(struct vtrace_selection *sel,
 			map->nr ?
 				"not a standard one nor in the category files" :
 				"not a standard one, and no category file loaded");
-	if (std) {
-		ret = add_standard(sel, std);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; cat && i < cat->nr_events; i++) {
+	if (!cat)
+		return add_standard(sel, std);
+	for (i = 0; i < cat->nr_events; i++) {
 		ret = add(sel, cat->events[i].name, cat->name);
 		if (ret)
 			return ret;
