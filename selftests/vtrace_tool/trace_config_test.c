@@ -76,6 +76,13 @@ static const char *diags(struct _test_data_tc *self)
 	return self->text;
 }
 
+/* The findings are exactly @want. */
+static void check_diags(struct __test_metadata *_metadata,
+			struct _test_data_tc *self, const char *want)
+{
+	EXPECT_STREQ(want, diags(self));
+}
+
 /* The config written back as text. */
 static const char *written(struct _test_data_tc *self)
 {
@@ -88,9 +95,9 @@ static const char *written(struct _test_data_tc *self)
 	return self->text;
 }
 
-#define FTRACE(body) \
-	"data_sources { config { name: \"linux.ftrace\" ftrace_config {" \
-	body "} } }\n"
+#define FTRACE(body)                                                          \
+	"data_sources { config { name: \"linux.ftrace\" ftrace_config {" body \
+	"} } }\n"
 
 static const char full_config[] =
 	"# a config as Android engineers write them\n"
@@ -130,10 +137,12 @@ static const char full_config[] =
 
 TEST_F(tc, every_honoured_field_has_its_value)
 {
+	const char *want;
 	const struct vtrace_trace_config *tc = &self->tc;
 
 	ASSERT_EQ(0, parse(self, full_config)) TH_LOG("%s", diags(self));
-	EXPECT_STREQ("", diags(self));
+	want = "";
+	check_diags(_metadata, self, want);
 	EXPECT_TRUE(tc->has_buffer);
 	EXPECT_EQ(65536, tc->buffer_size_kb);
 	EXPECT_EQ(VTRACE_FILL_DISCARD, tc->fill_policy);
@@ -190,192 +199,243 @@ TEST_F(tc, fill_policy_defaults_to_ring_buffer)
 	EXPECT_EQ(VTRACE_FILL_RING_BUFFER, self->tc.fill_policy);
 	EXPECT_FALSE(self->tc.write_into_file);
 	vtrace_trace_config_free(&self->tc);
-	ASSERT_EQ(0, parse(self, "buffers { size_kb: 8 fill_policy: 2 }\n"
-				 FTRACE("")));
+	ASSERT_EQ(0,
+		  parse(self,
+			"buffers { size_kb: 8 fill_policy: 2 }\n" FTRACE("")));
 	EXPECT_EQ(VTRACE_FILL_DISCARD, self->tc.fill_policy);
 }
 
 TEST_F(tc, unknown_field_is_error_at_its_name)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, FTRACE("\n  bufer_size_kb: 4")));
-	EXPECT_STREQ("2:3: error: unknown field 'bufer_size_kb' in FtraceConfig\n",
-		     diags(self));
+	want = "2:3: error: unknown field 'bufer_size_kb' in FtraceConfig\n";
+	check_diags(_metadata, self, want);
 	EXPECT_FALSE(self->tc.has_ftrace);
 }
 
 TEST_F(tc, unknown_top_level_field_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 5\n  durations_ms: 5\n"));
-	EXPECT_STREQ("2:3: error: unknown field 'durations_ms' in TraceConfig\n",
-		     diags(self));
+	want = "2:3: error: unknown field 'durations_ms' in TraceConfig\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, string_for_integer_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: \"10\"\n"));
-	EXPECT_STREQ("1:14: error: field 'duration_ms' takes an integer (uint32), found string '\"10\"'\n",
-		     diags(self));
+	want = "1:14: error: field 'duration_ms' takes an integer (uint32), found string '\"10\"'\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, float_for_integer_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 1.5\n"));
-	EXPECT_STREQ("1:14: error: field 'duration_ms' takes an integer (uint32), found '1.5'\n",
-		     diags(self));
+	want = "1:14: error: field 'duration_ms' takes an integer (uint32), found '1.5'\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, integer_for_string_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "output_path: 5\n"));
-	EXPECT_STREQ("1:14: error: field 'output_path' takes a string, found number '5'\n",
-		     diags(self));
+	want = "1:14: error: field 'output_path' takes a string, found number '5'\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, uint32_range_is_checked)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 4294967296\n"));
-	EXPECT_STREQ("1:14: error: value '4294967296' out of range for field 'duration_ms' (uint32)\n",
-		     diags(self));
+	want = "1:14: error: value '4294967296' out of range for field 'duration_ms' (uint32)\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, negative_unsigned_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "exclusive_prio: -1\n"));
-	EXPECT_STREQ("1:17: error: value '-1' out of range for field 'exclusive_prio' (uint32)\n",
-		     diags(self));
+	want = "1:17: error: value '-1' out of range for field 'exclusive_prio' (uint32)\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, int32_range_is_checked_both_ways)
 {
+	const char *want;
+
 	/* bugreport_score is TraceConfig's int32 field. */
 	EXPECT_EQ(0, parse(self, "bugreport_score: -2147483648\n" FTRACE("")));
 	vtrace_trace_config_free(&self->tc);
 	vtrace_diags_free(&self->diags);
 	EXPECT_EQ(-EINVAL, parse(self, "bugreport_score: 2147483648\n"));
-	EXPECT_STREQ("1:18: error: value '2147483648' out of range for field 'bugreport_score' (int32)\n",
-		     diags(self));
+	want = "1:18: error: value '2147483648' out of range for field 'bugreport_score' (int32)\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, number_beyond_64_bits_is_error)
 {
-	EXPECT_EQ(-EINVAL, parse(self, "max_file_size_bytes: 18446744073709551616\n"));
-	EXPECT_STREQ("1:22: error: value out of range for field 'max_file_size_bytes' (uint64)\n",
-		     diags(self));
+	const char *want;
+
+	EXPECT_EQ(-EINVAL,
+		  parse(self, "max_file_size_bytes: 18446744073709551616\n"));
+	want = "1:22: error: value out of range for field 'max_file_size_bytes' (uint64)\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, bool_takes_only_bool_words)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "write_into_file: yes\n"));
-	EXPECT_STREQ("1:18: error: field 'write_into_file' takes true or false, found name 'yes'\n",
-		     diags(self));
+	want = "1:18: error: field 'write_into_file' takes true or false, found name 'yes'\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, unknown_enum_name_and_number_are_errors)
 {
-	EXPECT_EQ(-EINVAL, parse(self, "buffers { size_kb: 8 fill_policy: RING }\n"));
-	EXPECT_STREQ("1:35: error: unknown value 'RING' for field 'fill_policy'\n",
-		     diags(self));
+	const char *want;
+
+	EXPECT_EQ(-EINVAL,
+		  parse(self, "buffers { size_kb: 8 fill_policy: RING }\n"));
+	want = "1:35: error: unknown value 'RING' for field 'fill_policy'\n";
+	check_diags(_metadata, self, want);
 	vtrace_diags_free(&self->diags);
 	EXPECT_EQ(-EINVAL, parse(self, "buffers { fill_policy: 3 }\n"));
-	EXPECT_STREQ("1:24: error: unknown value '3' for field 'fill_policy'\n",
-		     diags(self));
+	want = "1:24: error: unknown value '3' for field 'fill_policy'\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, non_repeated_field_twice_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 1\nduration_ms: 2\n"));
-	EXPECT_STREQ("2:1: error: field 'duration_ms' given twice (first at line 1), but it is not repeated\n",
-		     diags(self));
+	want = "2:1: error: field 'duration_ms' given twice (first at line 1), but it is not repeated\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, list_for_non_repeated_field_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: [1]\n"));
-	EXPECT_STREQ("1:14: error: field 'duration_ms' is not repeated: a list is not allowed\n",
-		     diags(self));
+	want = "1:14: error: field 'duration_ms' is not repeated: a list is not allowed\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, scalar_without_colon_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms 5\n"));
-	EXPECT_STREQ("1:13: error: expected ':', found number '5'\n",
-		     diags(self));
+	want = "1:13: error: expected ':', found number '5'\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, message_needs_braces)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "buffers: 5\n"));
-	EXPECT_STREQ("1:10: error: field 'buffers' is a message: expected '{', found number '5'\n",
-		     diags(self));
+	want = "1:10: error: field 'buffers' is a message: expected '{', found number '5'\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, unclosed_message_is_error_where_it_opened)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "\n  buffers {\n size_kb: 4\n"));
-	EXPECT_STREQ("2:11: error: '{' opened here is never closed\n",
-		     diags(self));
+	want = "2:11: error: '{' opened here is never closed\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, mismatched_brackets_are_errors)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "buffers < size_kb: 4 }\n"));
-	EXPECT_STREQ("1:22: error: expected a field name, found punctuation '}'\n",
-		     diags(self));
+	want = "1:22: error: expected a field name, found punctuation '}'\n";
+	check_diags(_metadata, self, want);
 	vtrace_diags_free(&self->diags);
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 4 }\n"));
-	EXPECT_STREQ("1:16: error: '}' without a matching opening bracket\n",
-		     diags(self));
+	want = "1:16: error: '}' without a matching opening bracket\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, strings_unescape_and_join)
 {
-	ASSERT_EQ(0, parse(self, "output_path: \"a\\tb\\\\\\\"\" 'c\\'\\x41\\101\\u00e9\\U0001F600'\n"
-				 FTRACE("")));
+	ASSERT_EQ(
+		0,
+		parse(self,
+		      "output_path: \"a\\tb\\\\\\\"\" 'c\\'\\x41\\101\\u00e9\\U0001F600'\n" FTRACE(
+			      "")));
 	EXPECT_STREQ("a\tb\\\"c'AA\xc3\xa9\xf0\x9f\x98\x80",
 		     self->tc.output_path.str);
 }
 
 TEST_F(tc, bad_escape_is_error_at_the_backslash)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "output_path: \"ab\\q\"\n"));
-	EXPECT_STREQ("1:17: error: bad escape sequence in string\n",
-		     diags(self));
+	want = "1:17: error: bad escape sequence in string\n";
+	check_diags(_metadata, self, want);
 	vtrace_diags_free(&self->diags);
 	EXPECT_EQ(-EINVAL, parse(self, "output_path: \"\\ud800\"\n"));
-	EXPECT_STREQ("1:15: error: bad escape sequence in string\n",
-		     diags(self));
+	want = "1:15: error: bad escape sequence in string\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, unterminated_string_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "output_path: \"abc\nduration_ms: 1\n"));
-	EXPECT_STREQ("1:14: error: string not closed on its line\n",
-		     diags(self));
+	want = "1:14: error: string not closed on its line\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, nul_byte_in_string_is_refused)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "output_path: \"a\\0b\"\n" FTRACE("")));
-	EXPECT_STREQ("1:1: error: field 'output_path' contains a NUL byte\n",
-		     diags(self));
+	want = "1:1: error: field 'output_path' contains a NUL byte\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, stray_character_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 5\n@\n"));
-	EXPECT_STREQ("2:1: error: unexpected character '@' (0x40)\n",
-		     diags(self));
+	want = "2:1: error: unexpected character '@' (0x40)\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, extensions_are_not_supported)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "[perfetto.ext]: 1\n"));
-	EXPECT_STREQ("1:1: error: extensions and Any fields are not supported\n",
-		     diags(self));
+	want = "1:1: error: extensions and Any fields are not supported\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, nesting_is_limited)
 {
+	const char *want;
 	char text[4 * VTRACE_PB_MAX_DEPTH + 64];
 	size_t i, n = 0;
 
@@ -384,123 +444,151 @@ TEST_F(tc, nesting_is_limited)
 	for (i = 0; i <= VTRACE_PB_MAX_DEPTH; i++)
 		n += sprintf(text + n, "{ a ");
 	EXPECT_EQ(-EINVAL, parse(self, text));
-	EXPECT_STREQ("1:272: error: messages nested deeper than 64\n",
-		     diags(self));
+	want = "1:272: error: messages nested deeper than 64\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, unhonoured_fields_are_warnings_naming_each)
 {
-	ASSERT_EQ(0, parse(self,
-			   "flush_period_ms: 100\n"
-			   "trigger_config { trigger_mode: STOP_TRACING triggers { name: \"x\" stop_delay_ms: 5 } }\n"
-			   "buffers { size_kb: 8 transfer_on_clone: true }\n"
-			   FTRACE("compact_sched { enabled: true } throttle_rss_stat: true")));
-	EXPECT_STREQ("1:1: warning: field 'TraceConfig.flush_period_ms' is not honoured by vtrace (ignored)\n"
-		     "2:1: warning: field 'TraceConfig.trigger_config' is not honoured by vtrace (ignored)\n"
-		     "3:22: warning: field 'TraceConfig.BufferConfig.transfer_on_clone' is not honoured by vtrace (ignored)\n"
-		     "4:61: warning: field 'FtraceConfig.compact_sched' is not honoured by vtrace (ignored)\n"
-		     "4:93: warning: field 'FtraceConfig.throttle_rss_stat' is not honoured by vtrace (ignored)\n",
-		     diags(self));
+	const char *want;
+
+	ASSERT_EQ(
+		0,
+		parse(self,
+		      "flush_period_ms: 100\n"
+		      "trigger_config { trigger_mode: STOP_TRACING triggers { name: \"x\" stop_delay_ms: 5 } }\n"
+		      "buffers { size_kb: 8 transfer_on_clone: true }\n" FTRACE(
+			      "compact_sched { enabled: true } throttle_rss_stat: true")));
+	want = "1:1: warning: field 'TraceConfig.flush_period_ms' is not honoured by vtrace (ignored)\n"
+	       "2:1: warning: field 'TraceConfig.trigger_config' is not honoured by vtrace (ignored)\n"
+	       "3:22: warning: field 'TraceConfig.BufferConfig.transfer_on_clone' is not honoured by vtrace (ignored)\n"
+	       "4:61: warning: field 'FtraceConfig.compact_sched' is not honoured by vtrace (ignored)\n"
+	       "4:93: warning: field 'FtraceConfig.throttle_rss_stat' is not honoured by vtrace (ignored)\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, strict_makes_unhonoured_fields_errors)
 {
-	EXPECT_EQ(-EINVAL, parse_strict(self, "flush_period_ms: 100\n" FTRACE("")));
-	EXPECT_STREQ("1:1: error: field 'TraceConfig.flush_period_ms' is not honoured by vtrace\n",
-		     diags(self));
+	const char *want;
+
+	EXPECT_EQ(-EINVAL,
+		  parse_strict(self, "flush_period_ms: 100\n" FTRACE("")));
+	want = "1:1: error: field 'TraceConfig.flush_period_ms' is not honoured by vtrace\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, other_data_sources_are_one_warning_each)
 {
-	ASSERT_EQ(0, parse(self,
-			   "data_sources { config { name: \"android.surfaceflinger.frame\" } }\n"
-			   "data_sources { config { name: \"linux.process_stats\"\n"
-			   "  process_stats_config { scan_all_processes_on_start: true } } }\n"
-			   FTRACE("")));
-	EXPECT_STREQ("1:25: warning: data source 'android.surfaceflinger.frame' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n"
-		     "2:25: warning: data source 'linux.process_stats' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n",
-		     diags(self));
+	const char *want;
+
+	ASSERT_EQ(
+		0,
+		parse(self,
+		      "data_sources { config { name: \"android.surfaceflinger.frame\" } }\n"
+		      "data_sources { config { name: \"linux.process_stats\"\n"
+		      "  process_stats_config { scan_all_processes_on_start: true } } }\n" FTRACE(
+			      "")));
+	want = "1:25: warning: data source 'android.surfaceflinger.frame' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n"
+	       "2:25: warning: data source 'linux.process_stats' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, second_ftrace_data_source_is_not_merged)
 {
+	const char *want;
+
 	ASSERT_EQ(0, parse(self, FTRACE("ftrace_events: \"a/b\"")
-				 FTRACE("ftrace_events: \"c/d\"")));
-	EXPECT_STREQ("2:25: warning: a second linux.ftrace data source: vtrace records one (ignored)\n",
-		     diags(self));
+					 FTRACE("ftrace_events: \"c/d\"")));
+	want = "2:25: warning: a second linux.ftrace data source: vtrace records one (ignored)\n";
+	check_diags(_metadata, self, want);
 	ASSERT_EQ(1, self->tc.ftrace_events.nr);
 	EXPECT_STREQ("a/b", self->tc.ftrace_events.items[0].str);
 }
 
 TEST_F(tc, config_without_ftrace_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 5\n"));
-	EXPECT_STREQ("0:0: error: no linux.ftrace data source with an ftrace_config: nothing vtrace can record\n",
-		     diags(self));
+	want = "0:0: error: no linux.ftrace data source with an ftrace_config: nothing vtrace can record\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, target_buffer_must_name_a_buffer)
 {
-	EXPECT_EQ(-EINVAL, parse(self, "buffers { size_kb: 8 }\n"
-				       "data_sources { config { name: \"linux.ftrace\"\n"
-				       "  target_buffer: 1 ftrace_config { } } }\n"));
-	EXPECT_STREQ("3:3: error: target_buffer 1 names no buffer (1 given)\n",
-		     diags(self));
+	const char *want;
+
+	EXPECT_EQ(-EINVAL,
+		  parse(self, "buffers { size_kb: 8 }\n"
+			      "data_sources { config { name: \"linux.ftrace\"\n"
+			      "  target_buffer: 1 ftrace_config { } } }\n"));
+	want = "3:3: error: target_buffer 1 names no buffer (1 given)\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, target_buffer_selects_the_buffer)
 {
-	ASSERT_EQ(0, parse(self, "buffers { size_kb: 8 }\n"
-				 "buffers { size_kb: 16 fill_policy: DISCARD }\n"
-				 "data_sources { config { name: \"linux.ftrace\"\n"
-				 "  target_buffer: 1 ftrace_config { } } }\n"));
+	const char *want;
+
+	ASSERT_EQ(0,
+		  parse(self, "buffers { size_kb: 8 }\n"
+			      "buffers { size_kb: 16 fill_policy: DISCARD }\n"
+			      "data_sources { config { name: \"linux.ftrace\"\n"
+			      "  target_buffer: 1 ftrace_config { } } }\n"));
 	EXPECT_EQ(16, self->tc.buffer_size_kb);
 	EXPECT_EQ(VTRACE_FILL_DISCARD, self->tc.fill_policy);
-	EXPECT_STREQ("1:1: warning: buffers[0] is not the linux.ftrace data source's target: vtrace records one buffer (ignored)\n",
-		     diags(self));
+	want = "1:1: warning: buffers[0] is not the linux.ftrace data source's target: vtrace records one buffer (ignored)\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, zero_buffer_size_is_error)
 {
+	const char *want;
+
 	EXPECT_EQ(-EINVAL, parse(self, "buffers { size_kb: 0 }\n" FTRACE("")));
-	EXPECT_STREQ("1:11: error: buffers.size_kb must be at least 1\n",
-		     diags(self));
+	want = "1:11: error: buffers.size_kb must be at least 1\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, bad_values_are_each_refused)
 {
-	EXPECT_EQ(-EINVAL,
-		  parse(self, FTRACE("\n"
-				     "ftrace_events: \"sched/../x\"\n"
-				     "ftrace_events: \"*/*\"\n"
-				     "instance_name: \"../x\"\n"
-				     "tracing_cpumask: \"3,,4\"\n"
-				     "tids_to_trace: 0\n"
-				     "tids_to_trace: 4194305\n"
-				     "tracefs_options { name: \"a/b\" state: STATE_ENABLED }\n"
-				     "tracefs_options { name: \"overwrite\" }\n"
-				     "atrace_categories: \"a b\"\n"
-				     "atrace_apps: \"\"\n")));
-	EXPECT_STREQ("2:1: error: bad event 'sched/../x' in ftrace_events: extra '/' after the event name\n"
-		     "3:1: error: bad event '*/*' in ftrace_events: wildcards are not supported\n"
-		     "4:1: error: bad instance_name '../x': character not allowed in instance names (allowed: A-Z a-z 0-9 _ - .)\n"
-		     "5:1: error: bad tracing_cpumask '3,,4': hex digits in comma-separated groups expected, e.g. \"3\" or \"ff,ffffffff\"\n"
-		     "6:1: error: tids_to_trace value 0 out of range (1 to 4194304)\n"
-		     "7:1: error: tids_to_trace value 4194305 out of range (1 to 4194304)\n"
-		     "8:19: error: bad tracefs option name 'a/b'\n"
-		     "9:19: error: tracefs option 'overwrite' needs a state: STATE_ENABLED or STATE_DISABLED\n"
-		     "10:1: error: bad atrace category 'a b'\n"
-		     "11:1: error: bad atrace app ''\n",
-		     diags(self));
+	const char *want;
+
+	EXPECT_EQ(
+		-EINVAL,
+		parse(self,
+		      FTRACE("\n"
+			     "ftrace_events: \"sched/../x\"\n"
+			     "ftrace_events: \"*/*\"\n"
+			     "instance_name: \"../x\"\n"
+			     "tracing_cpumask: \"3,,4\"\n"
+			     "tids_to_trace: 0\n"
+			     "tids_to_trace: 4194305\n"
+			     "tracefs_options { name: \"a/b\" state: STATE_ENABLED }\n"
+			     "tracefs_options { name: \"overwrite\" }\n"
+			     "atrace_categories: \"a b\"\n"
+			     "atrace_apps: \"\"\n")));
+	want = "2:1: error: bad event 'sched/../x' in ftrace_events: extra '/' after the event name\n"
+	       "3:1: error: bad event '*/*' in ftrace_events: wildcards are not supported\n"
+	       "4:1: error: bad instance_name '../x': character not allowed in instance names (allowed: A-Z a-z 0-9 _ - .)\n"
+	       "5:1: error: bad tracing_cpumask '3,,4': hex digits in comma-separated groups expected, e.g. \"3\" or \"ff,ffffffff\"\n"
+	       "6:1: error: tids_to_trace value 0 out of range (1 to 4194304)\n"
+	       "7:1: error: tids_to_trace value 4194305 out of range (1 to 4194304)\n"
+	       "8:19: error: bad tracefs option name 'a/b'\n"
+	       "9:19: error: tracefs option 'overwrite' needs a state: STATE_ENABLED or STATE_DISABLED\n"
+	       "10:1: error: bad atrace category 'a b'\n"
+	       "11:1: error: bad atrace app ''\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, comments_separators_and_angle_brackets_parse)
 {
-	ASSERT_EQ(0, parse(self, "# leading\n"
-				 "duration_ms: 0x10; # hex\n"
-				 "buffers < size_kb: 8, fill_policy: DISCARD >,\n"
-				 "data_sources: [{ config { name: \"linux.ftrace\" "
-				 "ftrace_config: { ftrace_events: [] } } }]\n"));
+	ASSERT_EQ(0, parse(self,
+			   "# leading\n"
+			   "duration_ms: 0x10; # hex\n"
+			   "buffers < size_kb: 8, fill_policy: DISCARD >,\n"
+			   "data_sources: [{ config { name: \"linux.ftrace\" "
+			   "ftrace_config: { ftrace_events: [] } } }]\n"));
 	EXPECT_EQ(16, self->tc.duration_ms);
 	EXPECT_EQ(8, self->tc.buffer_size_kb);
 	EXPECT_TRUE(self->tc.has_ftrace);
@@ -522,23 +610,26 @@ TEST_F(tc, empty_config_has_nothing_to_record)
  * with tids_to_trace packed.
  */
 static const char binary_config[] = {
-	0x0a, 0x04, 0x08, 0x08, 0x20, 0x02,
-	0x12, 0x1e, 0x0a, 0x1c, 0x0a, 0x0c, 'l', 'i', 'n', 'u', 'x', '.',
-	'f', 't', 'r', 'a', 'c', 'e',
-	(char)0xa2, 0x06, 0x0b, 0x0a, 0x03, 'a', '/', 'b',
-	(char)0x9a, 0x02, 0x03, 0x05, (char)0xac, 0x02,
-	0x18, (char)0xac, 0x02,
+	0x0a, 0x04,	  0x08, 0x08,	    0x20,	0x02, 0x12,
+	0x1e, 0x0a,	  0x1c, 0x0a,	    0x0c,	'l',  'i',
+	'n',  'u',	  'x',	'.',	    'f',	't',  'r',
+	'a',  'c',	  'e',	(char)0xa2, 0x06,	0x0b, 0x0a,
+	0x03, 'a',	  '/',	'b',	    (char)0x9a, 0x02, 0x03,
+	0x05, (char)0xac, 0x02, 0x18,	    (char)0xac, 0x02,
 };
 
 TEST_F(tc, binary_form_is_told_apart_and_read)
 {
-	EXPECT_TRUE(vtrace_proto_is_binary(binary_config,
-					   sizeof(binary_config)));
+	const char *want;
+
+	EXPECT_TRUE(
+		vtrace_proto_is_binary(binary_config, sizeof(binary_config)));
 	EXPECT_FALSE(vtrace_proto_is_binary(full_config, strlen(full_config)));
 	ASSERT_EQ(0, parse_as(self, binary_config, sizeof(binary_config),
 			      VTRACE_CONFIG_AUTO, false))
-		TH_LOG("%s", diags(self));
-	EXPECT_STREQ("", diags(self));
+	TH_LOG("%s", diags(self));
+	want = "";
+	check_diags(_metadata, self, want);
 	EXPECT_EQ(8, self->tc.buffer_size_kb);
 	EXPECT_EQ(VTRACE_FILL_DISCARD, self->tc.fill_policy);
 	EXPECT_EQ(300, self->tc.duration_ms);
@@ -551,72 +642,82 @@ TEST_F(tc, binary_form_is_told_apart_and_read)
 
 TEST_F(tc, binary_unknown_field_number_is_error)
 {
+	const char *want;
 	static const char buf[] = { 0x18, 0x01, (char)0xf8, 0x07, 0x01 };
 
 	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
 				    VTRACE_CONFIG_BINARY, false));
-	EXPECT_STREQ("0:0: error: byte 2: unknown field number 127 in TraceConfig\n",
-		     diags(self));
+	want = "0:0: error: byte 2: unknown field number 127 in TraceConfig\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, binary_wire_type_mismatch_is_error)
 {
+	const char *want;
 	static const char buf[] = { 0x1a, 0x01, 0x00 }; /* duration_ms, LEN */
 
 	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
 				    VTRACE_CONFIG_BINARY, false));
-	EXPECT_STREQ("0:0: error: byte 0: field 'duration_ms' (uint32) has a length-delimited value\n",
-		     diags(self));
+	want = "0:0: error: byte 0: field 'duration_ms' (uint32) has a length-delimited value\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, binary_truncation_is_error)
 {
+	const char *want;
 	static const char buf[] = { 0x18, (char)0x80 };
 	static const char len[] = { 0x0a, 0x05, 0x08 };
 
 	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
 				    VTRACE_CONFIG_BINARY, false));
-	EXPECT_STREQ("0:0: error: byte 1: truncated varint\n", diags(self));
+	want = "0:0: error: byte 1: truncated varint\n";
+	check_diags(_metadata, self, want);
 	vtrace_diags_free(&self->diags);
 	EXPECT_EQ(-EINVAL, parse_as(self, len, sizeof(len),
 				    VTRACE_CONFIG_BINARY, false));
-	EXPECT_STREQ("0:0: error: byte 0: field 'buffers' is longer than its message\n",
-		     diags(self));
+	want = "0:0: error: byte 0: field 'buffers' is longer than its message\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, binary_out_of_range_is_error)
 {
+	const char *want;
+
 	/* duration_ms: 2^32 */
-	static const char buf[] = { 0x18, (char)0x80, (char)0x80, (char)0x80,
-				    (char)0x80, 0x10 };
+	static const char buf[] = { 0x18,	(char)0x80, (char)0x80,
+				    (char)0x80, (char)0x80, 0x10 };
 
 	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
 				    VTRACE_CONFIG_BINARY, false));
-	EXPECT_STREQ("0:0: error: byte 0: value 4294967296 out of range for field 'duration_ms' (uint32)\n",
-		     diags(self));
+	want = "0:0: error: byte 0: value 4294967296 out of range for field 'duration_ms' (uint32)\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, binary_warnings_name_the_byte)
 {
+	const char *want;
+
 	/* flush_period_ms: 1, then the ftrace data source. */
-	static const char buf[] = { 0x68, 0x01, 0x12, 0x10, 0x0a, 0x0e,
-				    0x0a, 0x0c, 'l', 'i', 'n', 'u', 'x', '.',
-				    'f', 't', 'r', 'a', 'c', 'e' };
+	static const char buf[] = { 0x68, 0x01, 0x12, 0x10, 0x0a, 0x0e, 0x0a,
+				    0x0c, 'l',	'i',  'n',  'u',  'x',	'.',
+				    'f',  't',	'r',  'a',  'c',  'e' };
 
 	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
 				    VTRACE_CONFIG_BINARY, false));
-	EXPECT_STREQ("0:0: warning: byte 0: field 'TraceConfig.flush_period_ms' is not honoured by vtrace (ignored)\n"
-		     "0:0: error: no linux.ftrace data source with an ftrace_config: nothing vtrace can record\n",
-		     diags(self));
+	want = "0:0: warning: byte 0: field 'TraceConfig.flush_period_ms' is not honoured by vtrace (ignored)\n"
+	       "0:0: error: no linux.ftrace data source with an ftrace_config: nothing vtrace can record\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_F(tc, load_reports_a_missing_file)
 {
-	EXPECT_EQ(-ENOENT, vtrace_trace_config_load(&self->tc, "/nonexistent/c.pbtx",
-						    VTRACE_CONFIG_AUTO, false,
-						    &self->diags));
-	EXPECT_STREQ("0:0: error: cannot read: No such file or directory\n",
-		     diags(self));
+	const char *want;
+
+	EXPECT_EQ(-ENOENT, vtrace_trace_config_load(
+				   &self->tc, "/nonexistent/c.pbtx",
+				   VTRACE_CONFIG_AUTO, false, &self->diags));
+	want = "0:0: error: cannot read: No such file or directory\n";
+	check_diags(_metadata, self, want);
 }
 
 TEST_HARNESS_MAIN

@@ -86,8 +86,8 @@ static int parse_args(int argc, char **argv, struct vtrace_trace_config *tc,
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:e:f:t:b:o:h", longopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:e:f:t:b:o:h", longopts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'c':
 			if (add_list(&tc->atrace_categories, optarg))
@@ -108,7 +108,8 @@ static int parse_args(int argc, char **argv, struct vtrace_trace_config *tc,
 				return -ENOMEM;
 			break;
 		case 't':
-			if (cli_parse_duration(optarg, &ms) || ms > UINT32_MAX) {
+			if (cli_parse_duration(optarg, &ms) ||
+			    ms > UINT32_MAX) {
 				vtrace_err(
 					"bad duration '%s' (examples: 10s, 500ms, 2m, 5)",
 					optarg);
@@ -157,7 +158,8 @@ static int parse_args(int argc, char **argv, struct vtrace_trace_config *tc,
 	if (cli_unexpected_argument(argc, argv, optind))
 		return -EINVAL;
 	if (!tc->atrace_categories.nr && !tc->ftrace_events.nr) {
-		vtrace_err("nothing to record: give -c CATEGORY or -e group/event");
+		vtrace_err(
+			"nothing to record: give -c CATEGORY or -e group/event");
 		return -EINVAL;
 	}
 	return 0;
@@ -191,15 +193,17 @@ static int check_categories(const struct vtrace_trace_config *tc,
 
 		vendor = vtrace_catmap_find(&map, name);
 		if (!vendor && !vtrace_atrace_category_find(name)) {
-			vtrace_err("unknown category '%s' (see vtrace categories)",
-				   name);
+			vtrace_err(
+				"unknown category '%s' (see vtrace categories)",
+				name);
 			ret = -ENOENT;
 			goto out;
 		}
 		if (vendor)
 			fprintf(out,
 				"# atrace category %s: %zu events from %s (vendor categories come from the device's own file)\n",
-				name, vendor->nr_events, vendor->events[0].file);
+				name, vendor->nr_events,
+				vendor->events[0].file);
 	}
 out:
 	vtrace_catmap_free(&map);

@@ -67,8 +67,8 @@ static int error_at(struct parser *p, unsigned int line, unsigned int column,
 	if (p->err)
 		return p->err;
 	va_start(ap, fmt);
-	if (vtrace_diag_vadd(p->diags, p->file, line, column, VTRACE_ERROR,
-			     fmt, ap))
+	if (vtrace_diag_vadd(p->diags, p->file, line, column, VTRACE_ERROR, fmt,
+			     ap))
 		p->err = -ENOMEM;
 	else
 		p->err = -EINVAL;
@@ -78,7 +78,12 @@ static int error_at(struct parser *p, unsigned int line, unsigned int column,
 
 /* Printable form of a token for messages. */
 #define TOK_FMT "'%.*s'"
-#define TOK_ARG(t) (int)((t)->len > 40 ? 40 : (t)->len), (t)->start
+
+/* How much of a token messages show. */
+static int tok_width(const struct token *t)
+{
+	return t->len > 40 ? 40 : (int)t->len;
+}
 
 static bool is_ident_start(char c)
 {
@@ -138,8 +143,8 @@ static int advance(struct parser *p)
 		t->kind = TOK_IDENT;
 		while (p->pos + t->len < p->len && is_ident_char(s[t->len]))
 			t->len++;
-	} else if (is_digit(c) || (c == '.' && p->pos + 1 < p->len &&
-				   is_digit(s[1]))) {
+	} else if (is_digit(c) ||
+		   (c == '.' && p->pos + 1 < p->len && is_digit(s[1]))) {
 		/* Digits, letters, '.', and a sign after an exponent. */
 		t->kind = TOK_NUMBER;
 		t->len = 1;
@@ -159,8 +164,9 @@ static int advance(struct parser *p)
 		t->len = 1;
 		while (1) {
 			if (p->pos + t->len >= p->len || s[t->len] == '\n')
-				return error_at(p, t->line, t->column,
-						"string not closed on its line");
+				return error_at(
+					p, t->line, t->column,
+					"string not closed on its line");
 			if (s[t->len] == '\\') {
 				t->len++;
 				if (p->pos + t->len < p->len &&
@@ -214,7 +220,7 @@ static int unexpected(struct parser *p, const char *expected)
 				expected);
 	return error_at(p, p->tok.line, p->tok.column,
 			"expected %s, found %s " TOK_FMT, expected,
-			describe(&p->tok), TOK_ARG(&p->tok));
+			describe(&p->tok), tok_width(&p->tok), p->tok.start);
 }
 
 /* UTF-8 for a \u or \U escape; 0 when @cp is no Unicode scalar value. */
@@ -287,8 +293,9 @@ static int unescape(struct parser *p, const struct token *t, char *out,
 		}
 		if (*s == 'x' || *s == 'X') {
 			v = 0;
-			for (i = 0, s++; i < 2 && s < end &&
-			     (d = hex_value(*s)) >= 0; i++, s++)
+			for (i = 0, s++;
+			     i < 2 && s < end && (d = hex_value(*s)) >= 0;
+			     i++, s++)
 				v = v * 16 + d;
 			if (!i)
 				goto bad;
@@ -298,8 +305,9 @@ static int unescape(struct parser *p, const struct token *t, char *out,
 		if (*s == 'u' || *s == 'U') {
 			max = *s == 'u' ? 4 : 8;
 			v = 0;
-			for (i = 0, s++; i < max && s < end &&
-			     (d = hex_value(*s)) >= 0; i++, s++)
+			for (i = 0, s++;
+			     i < max && s < end && (d = hex_value(*s)) >= 0;
+			     i++, s++)
 				v = v * 16 + d;
 			if (i != max)
 				goto bad;
@@ -385,10 +393,11 @@ static int parse_integer(struct parser *p, const struct vtrace_pb_field *f,
 			return p->err;
 	}
 	if (p->tok.kind != TOK_NUMBER)
-		return error_at(p, where->line, where->column,
-				"field '%s' takes an integer (%s), found %s " TOK_FMT,
-				f->name, vtrace_pb_type_name(f->type),
-				describe(&p->tok), TOK_ARG(&p->tok));
+		return error_at(
+			p, where->line, where->column,
+			"field '%s' takes an integer (%s), found %s " TOK_FMT,
+			f->name, vtrace_pb_type_name(f->type),
+			describe(&p->tok), tok_width(&p->tok), p->tok.start);
 	s = p->tok.start;
 	end = s + p->tok.len;
 	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
@@ -402,14 +411,16 @@ static int parse_integer(struct parser *p, const struct vtrace_pb_field *f,
 		int d = hex_value(*s);
 
 		if (d < 0 || (unsigned int)d >= base)
-			return error_at(p, p->tok.line, p->tok.column,
-					"field '%s' takes an integer (%s), found " TOK_FMT,
-					f->name, vtrace_pb_type_name(f->type),
-					TOK_ARG(&p->tok));
+			return error_at(
+				p, p->tok.line, p->tok.column,
+				"field '%s' takes an integer (%s), found " TOK_FMT,
+				f->name, vtrace_pb_type_name(f->type),
+				tok_width(&p->tok), p->tok.start);
 		if (v > (UINT64_MAX - d) / base)
-			return error_at(p, where->line, where->column,
-					"value out of range for field '%s' (%s)",
-					f->name, vtrace_pb_type_name(f->type));
+			return error_at(
+				p, where->line, where->column,
+				"value out of range for field '%s' (%s)",
+				f->name, vtrace_pb_type_name(f->type));
 		v = v * base + d;
 	}
 	where->len = p->tok.start + p->tok.len - where->start;
@@ -442,12 +453,13 @@ static int parse_int_value(struct parser *p, const struct vtrace_pb_field *f,
 		max = neg ? (uint64_t)INT64_MAX + 1 : INT64_MAX;
 		break;
 	}
-	if ((neg && mag && (f->type == VTRACE_PB_UINT32 ||
-			    f->type == VTRACE_PB_UINT64)) ||
+	if ((neg && mag &&
+	     (f->type == VTRACE_PB_UINT32 || f->type == VTRACE_PB_UINT64)) ||
 	    mag > max)
 		return error_at(p, where.line, where.column,
-				"value " TOK_FMT " out of range for field '%s' (%s)",
-				TOK_ARG(&where), f->name,
+				"value " TOK_FMT
+				" out of range for field '%s' (%s)",
+				tok_width(&where), where.start, f->name,
 				vtrace_pb_type_name(f->type));
 	if (f->type == VTRACE_PB_UINT32 || f->type == VTRACE_PB_UINT64)
 		val->u = mag;
@@ -473,7 +485,8 @@ static int parse_bool_value(struct parser *p, const struct vtrace_pb_field *f,
 	}
 	return error_at(p, p->tok.line, p->tok.column,
 			"field '%s' takes true or false, found %s " TOK_FMT,
-			f->name, describe(&p->tok), TOK_ARG(&p->tok));
+			f->name, describe(&p->tok), tok_width(&p->tok),
+			p->tok.start);
 }
 
 static int parse_enum_value(struct parser *p, const struct vtrace_pb_field *f,
@@ -496,8 +509,10 @@ static int parse_enum_value(struct parser *p, const struct vtrace_pb_field *f,
 		}
 		if (f->values)
 			return error_at(p, where.line, where.column,
-					"unknown value " TOK_FMT " for field '%s'",
-					TOK_ARG(&where), f->name);
+					"unknown value " TOK_FMT
+					" for field '%s'",
+					tok_width(&where), where.start,
+					f->name);
 		val->i = -1; /* a name vtrace does not interpret */
 		return advance(p);
 	}
@@ -507,21 +522,21 @@ static int parse_enum_value(struct parser *p, const struct vtrace_pb_field *f,
 	val->i = number;
 	if (neg || number > INT32_MAX)
 		return error_at(p, where.line, where.column,
-				"value " TOK_FMT " out of range for field '%s' (enum)",
-				TOK_ARG(&where), f->name);
+				"value " TOK_FMT
+				" out of range for field '%s' (enum)",
+				tok_width(&where), where.start, f->name);
 	for (i = 0; i < f->nr_values; i++)
 		if (f->values[i].number == val->i)
 			return 0;
 	if (f->values)
 		return error_at(p, where.line, where.column,
 				"unknown value " TOK_FMT " for field '%s'",
-				TOK_ARG(&where), f->name);
+				tok_width(&where), where.start, f->name);
 	return 0;
 }
 
-static int parse_body(struct parser *p, struct vtrace_pb_msg *msg,
-		      char close, unsigned int depth,
-		      const struct token *open);
+static int parse_body(struct parser *p, struct vtrace_pb_msg *msg, char close,
+		      unsigned int depth, const struct token *open);
 static int skip_body(struct parser *p, char close, unsigned int depth,
 		     const struct token *open);
 
@@ -548,9 +563,11 @@ static int parse_message_value(struct parser *p,
 	char close;
 
 	if (!at_punct(p, '{') && !at_punct(p, '<'))
-		return error_at(p, p->tok.line, p->tok.column,
-				"field '%s' is a message: expected '{', found %s " TOK_FMT,
-				f->name, describe(&p->tok), TOK_ARG(&p->tok));
+		return error_at(
+			p, p->tok.line, p->tok.column,
+			"field '%s' is a message: expected '{', found %s " TOK_FMT,
+			f->name, describe(&p->tok), tok_width(&p->tok),
+			p->tok.start);
 	close = closing(*open.start);
 	if (check_depth(p, depth + 1) || advance(p))
 		return p->err;
@@ -581,10 +598,11 @@ static int parse_value(struct parser *p, struct vtrace_pb_msg *msg,
 		return parse_int_value(p, f, val);
 	case VTRACE_PB_STRING:
 		if (p->tok.kind != TOK_STRING)
-			return error_at(p, p->tok.line, p->tok.column,
-					"field '%s' takes a string, found %s " TOK_FMT,
-					f->name, describe(&p->tok),
-					TOK_ARG(&p->tok));
+			return error_at(
+				p, p->tok.line, p->tok.column,
+				"field '%s' takes a string, found %s " TOK_FMT,
+				f->name, describe(&p->tok), tok_width(&p->tok),
+				p->tok.start);
 		return parse_string(p, &val->str, &val->len);
 	case VTRACE_PB_ENUM:
 		return parse_enum_value(p, f, val);
@@ -596,13 +614,14 @@ static int parse_value(struct parser *p, struct vtrace_pb_msg *msg,
 
 /* "[v, v, ...]" after "name:", for a repeated field. */
 static int parse_list(struct parser *p, struct vtrace_pb_msg *msg,
-		      const struct vtrace_pb_field *f,
-		      const struct token *name, unsigned int depth)
+		      const struct vtrace_pb_field *f, const struct token *name,
+		      unsigned int depth)
 {
 	if (!f->repeated)
-		return error_at(p, p->tok.line, p->tok.column,
-				"field '%s' is not repeated: a list is not allowed",
-				f->name);
+		return error_at(
+			p, p->tok.line, p->tok.column,
+			"field '%s' is not repeated: a list is not allowed",
+			f->name);
 	if (advance(p))
 		return p->err;
 	if (at_punct(p, ']'))
@@ -635,13 +654,14 @@ static int parse_field(struct parser *p, struct vtrace_pb_msg *msg,
 	f = vtrace_pb_field_by_name(msg->type, name.start, name.len);
 	if (!f)
 		return error_at(p, name.line, name.column,
-				"unknown field " TOK_FMT " in %s", TOK_ARG(&name),
-				msg->type->name);
+				"unknown field " TOK_FMT " in %s",
+				tok_width(&name), name.start, msg->type->name);
 	first = f->repeated ? NULL : vtrace_pb_msg_find(msg, f);
 	if (first)
-		return error_at(p, name.line, name.column,
-				"field '%s' given twice (first at line %u), but it is not repeated",
-				f->name, first->line);
+		return error_at(
+			p, name.line, name.column,
+			"field '%s' given twice (first at line %u), but it is not repeated",
+			f->name, first->line);
 	if (advance(p))
 		return p->err;
 	if (at_punct(p, ':')) {
@@ -674,7 +694,8 @@ static int end_of_body(struct parser *p, char close, const struct token *open,
 			return 0;
 		}
 		return error_at(p, open->line, open->column,
-				"'%c' opened here is never closed", *open->start);
+				"'%c' opened here is never closed",
+				*open->start);
 	}
 	if (!close && (at_punct(p, '}') || at_punct(p, '>')))
 		return error_at(p, p->tok.line, p->tok.column,
@@ -735,8 +756,9 @@ static int skip_body(struct parser *p, char close, unsigned int depth,
 		if (end_of_body(p, close, open, &done) || done)
 			return p->err;
 		if (at_punct(p, '['))
-			return error_at(p, p->tok.line, p->tok.column,
-					"extensions and Any fields are not supported");
+			return error_at(
+				p, p->tok.line, p->tok.column,
+				"extensions and Any fields are not supported");
 		if (p->tok.kind != TOK_IDENT)
 			return unexpected(p, "a field name");
 		if (advance(p))

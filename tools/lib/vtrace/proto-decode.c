@@ -50,8 +50,9 @@ static int error_at(struct decoder *d, size_t offset, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	d->err = vtrace_diag_add(d->diags, d->file, 0, 0, VTRACE_ERROR,
-				 "byte %zu: %s", offset, msg) ? -ENOMEM :
-								-EINVAL;
+				 "byte %zu: %s", offset, msg) ?
+			 -ENOMEM :
+			 -EINVAL;
 	return d->err;
 }
 
@@ -79,8 +80,7 @@ bool vtrace_proto_is_binary(const char *buf, size_t len)
 	return false;
 }
 
-static int read_varint(struct decoder *d, size_t *pos, size_t end,
-		       uint64_t *v)
+static int read_varint(struct decoder *d, size_t *pos, size_t end, uint64_t *v)
 {
 	size_t start = *pos;
 	unsigned int shift = 0;
@@ -146,7 +146,8 @@ static int check_integer(struct decoder *d, const struct vtrace_pb_field *f,
 		break;
 	}
 range:
-	return error_at(d, offset, "value %llu out of range for field '%s' (%s)",
+	return error_at(d, offset,
+			"value %llu out of range for field '%s' (%s)",
 			(unsigned long long)v, f->name,
 			vtrace_pb_type_name(f->type));
 }
@@ -164,9 +165,10 @@ static int decode_len_field(struct decoder *d, struct vtrace_pb_msg *msg,
 	if (f->type != VTRACE_PB_STRING && f->type != VTRACE_PB_MESSAGE) {
 		/* Packed repeated integers. */
 		if (!f->repeated)
-			return error_at(d, tag_at,
-					"field '%s' (%s) has a length-delimited value",
-					f->name, vtrace_pb_type_name(f->type));
+			return error_at(
+				d, tag_at,
+				"field '%s' (%s) has a length-delimited value",
+				f->name, vtrace_pb_type_name(f->type));
 		while (pos < end) {
 			size_t at = pos;
 
@@ -224,9 +226,10 @@ static int decode_field(struct decoder *d, struct vtrace_pb_msg *msg,
 				(unsigned long long)(tag >> 3),
 				msg->type->name);
 	if (!f->repeated && vtrace_pb_msg_find(msg, f))
-		return error_at(d, tag_at,
-				"field '%s' given twice, but it is not repeated",
-				f->name);
+		return error_at(
+			d, tag_at,
+			"field '%s' given twice, but it is not repeated",
+			f->name);
 	switch (wire) {
 	case WIRE_VARINT:
 		if (f->type == VTRACE_PB_STRING || f->type == VTRACE_PB_MESSAGE)
@@ -250,8 +253,8 @@ static int decode_field(struct decoder *d, struct vtrace_pb_msg *msg,
 	default:
 		break;
 	}
-	return error_at(d, tag_at, "field '%s' (%s) has wire type %u",
-			f->name, vtrace_pb_type_name(f->type), wire);
+	return error_at(d, tag_at, "field '%s' (%s) has wire type %u", f->name,
+			vtrace_pb_type_name(f->type), wire);
 }
 
 static int decode_message(struct decoder *d, struct vtrace_pb_msg *msg,
@@ -277,9 +280,9 @@ static int decode_message(struct decoder *d, struct vtrace_pb_msg *msg,
  *
  * Return: 0, -EINVAL after an error in the input, or -ENOMEM.
  */
-int vtrace_proto_decode(const struct vtrace_pb_message *type,
-			const char *file, const char *buf, size_t len,
-			struct vtrace_pb_msg **out, struct vtrace_diags *diags)
+int vtrace_proto_decode(const struct vtrace_pb_message *type, const char *file,
+			const char *buf, size_t len, struct vtrace_pb_msg **out,
+			struct vtrace_diags *diags)
 {
 	struct decoder d = {
 		.file = file,

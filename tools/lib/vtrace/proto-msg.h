@@ -73,8 +73,7 @@ const struct vtrace_pb_field *
 vtrace_pb_field_by_name(const struct vtrace_pb_message *msg, const char *name,
 			size_t len);
 const struct vtrace_pb_field *
-vtrace_pb_field_by_number(const struct vtrace_pb_message *msg,
-			  uint32_t number);
+vtrace_pb_field_by_number(const struct vtrace_pb_message *msg, uint32_t number);
 const char *vtrace_pb_type_name(enum vtrace_pb_type type);
 
 struct vtrace_pb_msg;

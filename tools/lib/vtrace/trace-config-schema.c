@@ -68,7 +68,8 @@ static const struct vtrace_pb_field ftrace_config_fields[] = {
 	{ FIELD("instance_name", 25, STRING) },
 	{ FIELD("debug_ftrace_abi", 31, BOOL) },
 	{ FIELD("tids_to_trace", 35, UINT32), REPEATED },
-	{ FIELD("tracefs_options", 36, MESSAGE), REPEATED, .message = &tracefs_option },
+	{ FIELD("tracefs_options", 36, MESSAGE), REPEATED,
+	  .message = &tracefs_option },
 	{ FIELD("tracing_cpumask", 37, STRING) },
 	{ FIELD("initialize_ksyms_synchronously_for_testing", 14, BOOL) },
 };
@@ -173,7 +174,8 @@ static const struct vtrace_pb_message buffer_config = {
 
 static const struct vtrace_pb_field trace_config_fields[] = {
 	{ FIELD("buffers", 1, MESSAGE), REPEATED, .message = &buffer_config },
-	{ FIELD("data_sources", 2, MESSAGE), REPEATED, .message = &data_source },
+	{ FIELD("data_sources", 2, MESSAGE), REPEATED,
+	  .message = &data_source },
 	{ FIELD("builtin_data_sources", 20, MESSAGE) },
 	{ FIELD("duration_ms", 3, UINT32) },
 	{ FIELD("prefer_suspend_clock_for_duration", 36, BOOL) },

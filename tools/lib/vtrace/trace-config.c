@@ -159,7 +159,8 @@ static void check_ftrace_event(struct builder *b,
 	size_t len;
 
 	if (v->len > 2 * VTRACE_EVENT_PART_MAX + 1) {
-		error(b, v, "bad event '%.40s...' in ftrace_events: longer than %d characters",
+		error(b, v,
+		      "bad event '%.40s...' in ftrace_events: longer than %d characters",
 		      v->str, 2 * VTRACE_EVENT_PART_MAX + 1);
 		return;
 	}
@@ -354,22 +355,23 @@ static void build_data_sources(struct builder *b,
 		cfg = source_config(ds);
 		name = cfg ? find_named(cfg, "name") : NULL;
 		if (!name) {
-			unhonoured(b, ds,
-				   "data source without a config name%s",
+			unhonoured(b, ds, "data source without a config name%s",
 				   b->strict ? "" : " (ignored)");
 			continue;
 		}
 		if (strcmp(name->str, VTRACE_FTRACE_DATA_SOURCE) ||
 		    strlen(name->str) != name->len) {
-			unhonoured(b, name,
-				   "data source '%.64s' has no meaning on a Linux board%s: vtrace records linux.ftrace",
-				   name->str, b->strict ? "" : " (ignored)");
+			unhonoured(
+				b, name,
+				"data source '%.64s' has no meaning on a Linux board%s: vtrace records linux.ftrace",
+				name->str, b->strict ? "" : " (ignored)");
 			continue;
 		}
 		if (taken) {
-			unhonoured(b, name,
-				   "a second linux.ftrace data source: vtrace records one%s",
-				   b->strict ? "" : " (ignored)");
+			unhonoured(
+				b, name,
+				"a second linux.ftrace data source: vtrace records one%s",
+				b->strict ? "" : " (ignored)");
 			continue;
 		}
 		taken = true;
@@ -404,17 +406,20 @@ static void build_buffer(struct builder *b, const struct vtrace_pb_value *bv)
 
 		if (is(v, "size_kb")) {
 			if (!v->u)
-				error(b, v, "buffers.size_kb must be at least 1");
+				error(b, v,
+				      "buffers.size_kb must be at least 1");
 			b->tc->buffer_size_kb = v->u;
 		} else if (is(v, "fill_policy")) {
-			b->tc->fill_policy = v->i == 2 ? VTRACE_FILL_DISCARD :
-							 VTRACE_FILL_RING_BUFFER;
+			b->tc->fill_policy = v->i == 2 ?
+						     VTRACE_FILL_DISCARD :
+						     VTRACE_FILL_RING_BUFFER;
 		} else {
 			field_unhonoured(b, v, buf);
 		}
 	}
 	if (!find_named(buf, "size_kb"))
-		error(b, bv, "the buffer linux.ftrace writes into has no size_kb");
+		error(b, bv,
+		      "the buffer linux.ftrace writes into has no size_kb");
 }
 
 static void build_buffers(struct builder *b, const struct vtrace_pb_msg *root,
@@ -426,7 +431,8 @@ static void build_buffers(struct builder *b, const struct vtrace_pb_msg *root,
 	for (i = 0; i < root->nr; i++)
 		n += is(&root->values[i], "buffers");
 	if (target && want >= n) {
-		error(b, target, "target_buffer %llu names no buffer (%zu given)",
+		error(b, target,
+		      "target_buffer %llu names no buffer (%zu given)",
 		      (unsigned long long)want, n);
 		return;
 	}
@@ -439,9 +445,10 @@ static void build_buffers(struct builder *b, const struct vtrace_pb_msg *root,
 		if (n++ == want)
 			build_buffer(b, v);
 		else if (b->tc->has_ftrace)
-			unhonoured(b, v,
-				   "buffers[%zu] is not the linux.ftrace data source's target: vtrace records one buffer%s",
-				   n - 1, b->strict ? "" : " (ignored)");
+			unhonoured(
+				b, v,
+				"buffers[%zu] is not the linux.ftrace data source's target: vtrace records one buffer%s",
+				n - 1, b->strict ? "" : " (ignored)");
 	}
 }
 
@@ -591,8 +598,8 @@ int vtrace_tc_strings_add(struct vtrace_tc_strings *list, const char *str)
  * Return: 0, -EINVAL when the config has an error (@tc is then empty), or
  * -ENOMEM.
  */
-int vtrace_trace_config_parse(struct vtrace_trace_config *tc,
-			      const char *file, const char *buf, size_t len,
+int vtrace_trace_config_parse(struct vtrace_trace_config *tc, const char *file,
+			      const char *buf, size_t len,
 			      enum vtrace_config_format format, bool strict,
 			      struct vtrace_diags *diags)
 {
@@ -609,8 +616,8 @@ int vtrace_trace_config_parse(struct vtrace_trace_config *tc,
 		ret = vtrace_proto_decode(&vtrace_trace_config_schema, file,
 					  buf, len, &root, diags);
 	else
-		ret = vtrace_pbtxt_parse(&vtrace_trace_config_schema, file,
-					 buf, len, &root, diags);
+		ret = vtrace_pbtxt_parse(&vtrace_trace_config_schema, file, buf,
+					 len, &root, diags);
 	if (!ret) {
 		build(&b, root);
 		vtrace_pb_msg_free(root);
@@ -738,8 +745,9 @@ int vtrace_trace_config_write(const struct vtrace_trace_config *tc, FILE *out)
 			tc->fill_policy == VTRACE_FILL_DISCARD ? "DISCARD" :
 								 "RING_BUFFER");
 	}
-	fprintf(out, "data_sources {\n  config {\n    name: \"%s\"\n"
-		     "    ftrace_config {\n",
+	fprintf(out,
+		"data_sources {\n  config {\n    name: \"%s\"\n"
+		"    ftrace_config {\n",
 		VTRACE_FTRACE_DATA_SOURCE);
 	write_strings(out, in, "ftrace_events", &tc->ftrace_events);
 	write_strings(out, in, "atrace_categories", &tc->atrace_categories);

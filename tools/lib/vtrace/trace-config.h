@@ -125,15 +125,14 @@ struct vtrace_trace_config {
 
 void vtrace_trace_config_init(struct vtrace_trace_config *tc);
 void vtrace_trace_config_free(struct vtrace_trace_config *tc);
-int vtrace_trace_config_parse(struct vtrace_trace_config *tc,
-			      const char *file, const char *buf, size_t len,
+int vtrace_trace_config_parse(struct vtrace_trace_config *tc, const char *file,
+			      const char *buf, size_t len,
 			      enum vtrace_config_format format, bool strict,
 			      struct vtrace_diags *diags);
 int vtrace_trace_config_load(struct vtrace_trace_config *tc, const char *path,
 			     enum vtrace_config_format format, bool strict,
 			     struct vtrace_diags *diags);
 int vtrace_tc_strings_add(struct vtrace_tc_strings *list, const char *str);
-int vtrace_trace_config_write(const struct vtrace_trace_config *tc,
-			      FILE *out);
+int vtrace_trace_config_write(const struct vtrace_trace_config *tc, FILE *out);
 
 #endif /* _VTRACE_TRACE_CONFIG_H */
