@@ -12,7 +12,7 @@
 
 #include "../kselftest_harness.h"
 
-/* The events of @cat joined with ','. */
+/* The events of @cat, each followed by a newline. */
 static const char *events_of(const struct vtrace_atrace_category *cat)
 {
 	static char buf[4096];
@@ -20,8 +20,8 @@ static const char *events_of(const struct vtrace_atrace_category *cat)
 
 	buf[0] = '\0';
 	for (i = 0; i < cat->nr_events; i++)
-		off += snprintf(buf + off, sizeof(buf) - off, "%s%s",
-				i ? "," : "", cat->events[i]);
+		off += snprintf(buf + off, sizeof(buf) - off, "%s\n",
+				cat->events[i]);
 	return buf;
 }
 
@@ -121,28 +121,42 @@ TEST(every_tag_bit_belongs_to_one_category)
 
 TEST(sched_follows_perfetto_without_sched_wakeup)
 {
-	EXPECT_STREQ("sched/sched_switch,sched/sched_waking,"
-		     "sched/sched_blocked_reason,sched/sched_cpu_hotplug,"
-		     "sched/sched_pi_setprio,sched/sched_process_exit,"
-		     "cgroup/*,oom/oom_score_adj_update,task/task_rename,"
-		     "task/task_newtask,systrace/*,scm/*",
+	EXPECT_STREQ("sched/sched_switch\n"
+		     "sched/sched_waking\n"
+		     "sched/sched_blocked_reason\n"
+		     "sched/sched_cpu_hotplug\n"
+		     "sched/sched_pi_setprio\n"
+		     "sched/sched_process_exit\n"
+		     "cgroup/*\n"
+		     "oom/oom_score_adj_update\n"
+		     "task/task_rename\n"
+		     "task/task_newtask\n"
+		     "systrace/*\n"
+		     "scm/*\n",
 		     events_of(vtrace_atrace_category_find("sched")));
 }
 
 TEST(small_categories_have_exact_events)
 {
-	EXPECT_STREQ("power/cpu_idle",
+	EXPECT_STREQ("power/cpu_idle\n",
 		     events_of(vtrace_atrace_category_find("idle")));
-	EXPECT_STREQ("irq/*,ipi/*",
+	EXPECT_STREQ("irq/*\n"
+		     "ipi/*\n",
 		     events_of(vtrace_atrace_category_find("irq")));
-	EXPECT_STREQ("thermal/thermal_temperature,thermal/cdev_update",
+	EXPECT_STREQ("thermal/thermal_temperature\n"
+		     "thermal/cdev_update\n",
 		     events_of(vtrace_atrace_category_find("thermal")));
-	EXPECT_STREQ("mdss/*,mali/*,sde/*,dpu/*,g2d/*,panel/*",
+	EXPECT_STREQ("mdss/*\n"
+		     "mali/*\n"
+		     "sde/*\n"
+		     "dpu/*\n"
+		     "g2d/*\n"
+		     "panel/*\n",
 		     events_of(vtrace_atrace_category_find("gfx")));
-	EXPECT_STREQ("binder/binder_transaction,"
-		     "binder/binder_transaction_received,"
-		     "binder/binder_transaction_alloc_buf,"
-		     "binder/binder_set_priority",
+	EXPECT_STREQ("binder/binder_transaction\n"
+		     "binder/binder_transaction_received\n"
+		     "binder/binder_transaction_alloc_buf\n"
+		     "binder/binder_set_priority\n",
 		     events_of(vtrace_atrace_category_find("binder_driver")));
 	EXPECT_STREQ("", events_of(vtrace_atrace_category_find("input")));
 	EXPECT_EQ(14, vtrace_atrace_category_find("freq")->nr_events);
