@@ -57,8 +57,8 @@ static void remove_state_dir(void)
 }
 
 static int start(const char *name, const char *instance, unsigned int prio,
-		 unsigned int features, struct vtrace_session **s,
-		 char *msg, size_t size)
+		 unsigned int features, struct vtrace_session **s, char *msg,
+		 size_t size)
 {
 	struct vtrace_session_params p = {
 		.name = name,
@@ -169,8 +169,8 @@ TEST_F(reg, state_dir_is_made_0755_and_opened_relative)
 	struct stat st;
 	int fd;
 
-	ASSERT_EQ(0, vtrace_state_file_open("tag", O_WRONLY | O_CREAT, 0644,
-					    &fd));
+	ASSERT_EQ(0,
+		  vtrace_state_file_open("tag", O_WRONLY | O_CREAT, 0644, &fd));
 	close(fd);
 	ASSERT_EQ(0, stat(state, &st));
 	EXPECT_EQ(0755, st.st_mode & 07777);
@@ -260,6 +260,8 @@ TEST_F(reg, unnamed_session_gets_vtrace_pid)
 
 TEST_F(reg, one_session_per_buffer)
 {
+	static const char busy[] =
+		") is already recording the top level buffer; end it with 'vtrace stop top'";
 	struct vtrace_session *a, *b, *c, *d;
 	char msg[256];
 
@@ -267,8 +269,7 @@ TEST_F(reg, one_session_per_buffer)
 	ASSERT_EQ(0, start("inst", "i1", 0, 0, &b, NULL, 0));
 	EXPECT_EQ(-EBUSY, start("top2", NULL, 0, 0, &c, msg, sizeof(msg)));
 	EXPECT_EQ(0, strncmp(msg, "tracefs is busy: session top (pid ", 34));
-	EXPECT_NE(NULL, strstr(msg,
-			       ") is already recording the top level buffer; end it with 'vtrace stop top'"));
+	EXPECT_NE(NULL, strstr(msg, busy));
 	EXPECT_EQ(-EBUSY, start("inst2", "i1", 0, 0, &d, msg, sizeof(msg)));
 	EXPECT_NE(NULL, strstr(msg, ") is already recording instance i1;"));
 	vtrace_session_end(a);
@@ -281,23 +282,25 @@ TEST_F(reg, single_tenant_feature_names_its_holder)
 	struct vtrace_session_refused r;
 	char msg[256], want[256];
 
-	ASSERT_EQ(0, start("cpus", "i1", 0, VTRACE_SESSION_CPUMASK, &a,
-			   NULL, 0));
+	ASSERT_EQ(0,
+		  start("cpus", "i1", 0, VTRACE_SESSION_CPUMASK, &a, NULL, 0));
 	EXPECT_EQ(-EBUSY, start("cpus2", "i2", 0,
 				VTRACE_SESSION_TIDS | VTRACE_SESSION_CPUMASK,
 				&b, msg, sizeof(msg)));
-	snprintf(want, sizeof(want),
-		 "tracing_cpumask is held by session cpus (pid %d): one session at a time may change it",
-		 (int)getpid());
+	snprintf(
+		want, sizeof(want),
+		"tracing_cpumask is held by session cpus (pid %d): one session at a time may change it",
+		(int)getpid());
 	EXPECT_STREQ(want, msg);
 	ASSERT_EQ(0, start("tids", "i2", 0, VTRACE_SESSION_TIDS, &b, NULL, 0));
 	ASSERT_EQ(0, start("late", "i3", 0, 0, &c, NULL, 0));
 	EXPECT_EQ(-EBUSY, vtrace_session_claim(c, VTRACE_SESSION_TIDS, &r));
 	vtrace_session_refused_str(&r, msg, sizeof(msg));
 	vtrace_session_refused_free(&r);
-	snprintf(want, sizeof(want),
-		 "tids_to_trace is held by session tids (pid %d): one session at a time may change it",
-		 (int)getpid());
+	snprintf(
+		want, sizeof(want),
+		"tids_to_trace is held by session tids (pid %d): one session at a time may change it",
+		(int)getpid());
 	EXPECT_STREQ(want, msg);
 	EXPECT_EQ(0, vtrace_session_claim(c, VTRACE_SESSION_OPTIONS, &r));
 	vtrace_session_end(a);
@@ -394,8 +397,9 @@ TEST_F(reg, fake_entry_naming_a_live_process_is_not_signalled)
 	snprintf(path, sizeof(path), "%s/session-fake.session", state);
 	f = fopen(path, "w");
 	ASSERT_NE(NULL, f);
-	fprintf(f, "name=fake\npid=%d\nstart_time=1\nexe=1:1\n"
-		   "boot_id=00000000-0000-0000-0000-000000000000\noutput=x\n",
+	fprintf(f,
+		"name=fake\npid=%d\nstart_time=1\nexe=1:1\n"
+		"boot_id=00000000-0000-0000-0000-000000000000\noutput=x\n",
 		(int)bystander);
 	fclose(f);
 	ASSERT_EQ(0, vtrace_sessions_list(&list, &nr));
@@ -551,9 +555,10 @@ static const char *blocked(unsigned int active, unsigned int m)
 {
 	static char want[128];
 
-	snprintf(want, sizeof(want),
-		 "An exclusive session with priority %u >= requested priority %u is already active.",
-		 active, m);
+	snprintf(
+		want, sizeof(want),
+		"An exclusive session with priority %u >= requested priority %u is already active.",
+		active, m);
 	return want;
 }
 
@@ -600,8 +605,9 @@ TEST_F(reg, name_is_checked_before_exclusive_rules)
 	ex = spawn("ex", "i1", 5, &ret);
 	ASSERT_EQ(0, ret);
 	EXPECT_EQ(-EEXIST, start("ex", "i2", 9, 0, &s, msg, sizeof(msg)));
-	EXPECT_STREQ("A trace with this unique session name (ex) already exists",
-		     msg);
+	EXPECT_STREQ(
+		"A trace with this unique session name (ex) already exists",
+		msg);
 	EXPECT_TRUE(running(ex.pid));
 	stop_holder(&ex);
 }

@@ -226,11 +226,10 @@ TEST_F(tc, unknown_top_level_field_is_error)
 
 TEST_F(tc, string_for_integer_is_error)
 {
-	const char *want;
-
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: \"10\"\n"));
-	want = "1:14: error: field 'duration_ms' takes an integer (uint32), found string '\"10\"'\n";
-	check_diags(_metadata, self, want);
+	check_diags(
+		_metadata, self,
+		"1:14: error: field 'duration_ms' takes an integer (uint32), found string '\"10\"'\n");
 }
 
 TEST_F(tc, float_for_integer_is_error)
@@ -317,11 +316,10 @@ TEST_F(tc, unknown_enum_name_and_number_are_errors)
 
 TEST_F(tc, non_repeated_field_twice_is_error)
 {
-	const char *want;
-
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 1\nduration_ms: 2\n"));
-	want = "2:1: error: field 'duration_ms' given twice (first at line 1), but it is not repeated\n";
-	check_diags(_metadata, self, want);
+	check_diags(
+		_metadata, self,
+		"2:1: error: field 'duration_ms' given twice (first at line 1), but it is not repeated\n");
 }
 
 TEST_F(tc, list_for_non_repeated_field_is_error)
@@ -450,8 +448,6 @@ TEST_F(tc, nesting_is_limited)
 
 TEST_F(tc, unhonoured_fields_are_warnings_naming_each)
 {
-	const char *want;
-
 	ASSERT_EQ(
 		0,
 		parse(self,
@@ -459,12 +455,13 @@ TEST_F(tc, unhonoured_fields_are_warnings_naming_each)
 		      "trigger_config { trigger_mode: STOP_TRACING triggers { name: \"x\" stop_delay_ms: 5 } }\n"
 		      "buffers { size_kb: 8 transfer_on_clone: true }\n" FTRACE(
 			      "compact_sched { enabled: true } throttle_rss_stat: true")));
-	want = "1:1: warning: field 'TraceConfig.flush_period_ms' is not honoured by vtrace (ignored)\n"
-	       "2:1: warning: field 'TraceConfig.trigger_config' is not honoured by vtrace (ignored)\n"
-	       "3:22: warning: field 'TraceConfig.BufferConfig.transfer_on_clone' is not honoured by vtrace (ignored)\n"
-	       "4:61: warning: field 'FtraceConfig.compact_sched' is not honoured by vtrace (ignored)\n"
-	       "4:93: warning: field 'FtraceConfig.throttle_rss_stat' is not honoured by vtrace (ignored)\n";
-	check_diags(_metadata, self, want);
+	check_diags(
+		_metadata, self,
+		"1:1: warning: field 'TraceConfig.flush_period_ms' is not honoured by vtrace (ignored)\n"
+		"2:1: warning: field 'TraceConfig.trigger_config' is not honoured by vtrace (ignored)\n"
+		"3:22: warning: field 'TraceConfig.BufferConfig.transfer_on_clone' is not honoured by vtrace (ignored)\n"
+		"4:61: warning: field 'FtraceConfig.compact_sched' is not honoured by vtrace (ignored)\n"
+		"4:93: warning: field 'FtraceConfig.throttle_rss_stat' is not honoured by vtrace (ignored)\n");
 }
 
 TEST_F(tc, strict_makes_unhonoured_fields_errors)
@@ -479,8 +476,6 @@ TEST_F(tc, strict_makes_unhonoured_fields_errors)
 
 TEST_F(tc, other_data_sources_are_one_warning_each)
 {
-	const char *want;
-
 	ASSERT_EQ(
 		0,
 		parse(self,
@@ -488,9 +483,10 @@ TEST_F(tc, other_data_sources_are_one_warning_each)
 		      "data_sources { config { name: \"linux.process_stats\"\n"
 		      "  process_stats_config { scan_all_processes_on_start: true } } }\n" FTRACE(
 			      "")));
-	want = "1:25: warning: data source 'android.surfaceflinger.frame' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n"
-	       "2:25: warning: data source 'linux.process_stats' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n";
-	check_diags(_metadata, self, want);
+	check_diags(
+		_metadata, self,
+		"1:25: warning: data source 'android.surfaceflinger.frame' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n"
+		"2:25: warning: data source 'linux.process_stats' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n");
 }
 
 TEST_F(tc, second_ftrace_data_source_is_not_merged)
@@ -507,11 +503,10 @@ TEST_F(tc, second_ftrace_data_source_is_not_merged)
 
 TEST_F(tc, config_without_ftrace_is_error)
 {
-	const char *want;
-
 	EXPECT_EQ(-EINVAL, parse(self, "duration_ms: 5\n"));
-	want = "0:0: error: no linux.ftrace data source with an ftrace_config: nothing vtrace can record\n";
-	check_diags(_metadata, self, want);
+	check_diags(
+		_metadata, self,
+		"0:0: error: no linux.ftrace data source with an ftrace_config: nothing vtrace can record\n");
 }
 
 TEST_F(tc, target_buffer_must_name_a_buffer)
@@ -528,8 +523,6 @@ TEST_F(tc, target_buffer_must_name_a_buffer)
 
 TEST_F(tc, target_buffer_selects_the_buffer)
 {
-	const char *want;
-
 	ASSERT_EQ(0,
 		  parse(self, "buffers { size_kb: 8 }\n"
 			      "buffers { size_kb: 16 fill_policy: DISCARD }\n"
@@ -537,8 +530,9 @@ TEST_F(tc, target_buffer_selects_the_buffer)
 			      "  target_buffer: 1 ftrace_config { } } }\n"));
 	EXPECT_EQ(16, self->tc.buffer_size_kb);
 	EXPECT_EQ(VTRACE_FILL_DISCARD, self->tc.fill_policy);
-	want = "1:1: warning: buffers[0] is not the linux.ftrace data source's target: vtrace records one buffer (ignored)\n";
-	check_diags(_metadata, self, want);
+	check_diags(
+		_metadata, self,
+		"1:1: warning: buffers[0] is not the linux.ftrace data source's target: vtrace records one buffer (ignored)\n");
 }
 
 TEST_F(tc, zero_buffer_size_is_error)
@@ -552,8 +546,6 @@ TEST_F(tc, zero_buffer_size_is_error)
 
 TEST_F(tc, bad_values_are_each_refused)
 {
-	const char *want;
-
 	EXPECT_EQ(
 		-EINVAL,
 		parse(self,
@@ -568,17 +560,18 @@ TEST_F(tc, bad_values_are_each_refused)
 			     "tracefs_options { name: \"overwrite\" }\n"
 			     "atrace_categories: \"a b\"\n"
 			     "atrace_apps: \"\"\n")));
-	want = "2:1: error: bad event 'sched/../x' in ftrace_events: extra '/' after the event name\n"
-	       "3:1: error: bad event '*/*' in ftrace_events: wildcards are not supported\n"
-	       "4:1: error: bad instance_name '../x': character not allowed in instance names (allowed: A-Z a-z 0-9 _ - .)\n"
-	       "5:1: error: bad tracing_cpumask '3,,4': hex digits in comma-separated groups expected, e.g. \"3\" or \"ff,ffffffff\"\n"
-	       "6:1: error: tids_to_trace value 0 out of range (1 to 4194304)\n"
-	       "7:1: error: tids_to_trace value 4194305 out of range (1 to 4194304)\n"
-	       "8:19: error: bad tracefs option name 'a/b'\n"
-	       "9:19: error: tracefs option 'overwrite' needs a state: STATE_ENABLED or STATE_DISABLED\n"
-	       "10:1: error: bad atrace category 'a b'\n"
-	       "11:1: error: bad atrace app ''\n";
-	check_diags(_metadata, self, want);
+	check_diags(
+		_metadata, self,
+		"2:1: error: bad event 'sched/../x' in ftrace_events: extra '/' after the event name\n"
+		"3:1: error: bad event '*/*' in ftrace_events: wildcards are not supported\n"
+		"4:1: error: bad instance_name '../x': character not allowed in instance names (allowed: A-Z a-z 0-9 _ - .)\n"
+		"5:1: error: bad tracing_cpumask '3,,4': hex digits in comma-separated groups expected, e.g. \"3\" or \"ff,ffffffff\"\n"
+		"6:1: error: tids_to_trace value 0 out of range (1 to 4194304)\n"
+		"7:1: error: tids_to_trace value 4194305 out of range (1 to 4194304)\n"
+		"8:19: error: bad tracefs option name 'a/b'\n"
+		"9:19: error: tracefs option 'overwrite' needs a state: STATE_ENABLED or STATE_DISABLED\n"
+		"10:1: error: bad atrace category 'a b'\n"
+		"11:1: error: bad atrace app ''\n");
 }
 
 TEST_F(tc, comments_separators_and_angle_brackets_parse)
@@ -587,7 +580,7 @@ TEST_F(tc, comments_separators_and_angle_brackets_parse)
 			   "# leading\n"
 			   "duration_ms: 0x10; # hex\n"
 			   "buffers < size_kb: 8, fill_policy: DISCARD >,\n"
-			   "data_sources: [{ config { name: \"linux.ftrace\" "
+			   "data_sources: [{ config { name: \"linux.ftrace\"\n"
 			   "ftrace_config: { ftrace_events: [] } } }]\n"));
 	EXPECT_EQ(16, self->tc.duration_ms);
 	EXPECT_EQ(8, self->tc.buffer_size_kb);
@@ -681,22 +674,19 @@ TEST_F(tc, binary_truncation_is_error)
 
 TEST_F(tc, binary_out_of_range_is_error)
 {
-	const char *want;
-
 	/* duration_ms: 2^32 */
 	static const char buf[] = { 0x18,	(char)0x80, (char)0x80,
 				    (char)0x80, (char)0x80, 0x10 };
 
 	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
 				    VTRACE_CONFIG_BINARY, false));
-	want = "0:0: error: byte 0: value 4294967296 out of range for field 'duration_ms' (uint32)\n";
-	check_diags(_metadata, self, want);
+	check_diags(
+		_metadata, self,
+		"0:0: error: byte 0: value 4294967296 out of range for field 'duration_ms' (uint32)\n");
 }
 
 TEST_F(tc, binary_warnings_name_the_byte)
 {
-	const char *want;
-
 	/* flush_period_ms: 1, then the ftrace data source. */
 	static const char buf[] = { 0x68, 0x01, 0x12, 0x10, 0x0a, 0x0e, 0x0a,
 				    0x0c, 'l',	'i',  'n',  'u',  'x',	'.',
@@ -704,9 +694,10 @@ TEST_F(tc, binary_warnings_name_the_byte)
 
 	EXPECT_EQ(-EINVAL, parse_as(self, buf, sizeof(buf),
 				    VTRACE_CONFIG_BINARY, false));
-	want = "0:0: warning: byte 0: field 'TraceConfig.flush_period_ms' is not honoured by vtrace (ignored)\n"
-	       "0:0: error: no linux.ftrace data source with an ftrace_config: nothing vtrace can record\n";
-	check_diags(_metadata, self, want);
+	check_diags(
+		_metadata, self,
+		"0:0: warning: byte 0: field 'TraceConfig.flush_period_ms' is not honoured by vtrace (ignored)\n"
+		"0:0: error: no linux.ftrace data source with an ftrace_config: nothing vtrace can record\n");
 }
 
 TEST_F(tc, load_reports_a_missing_file)

@@ -117,8 +117,7 @@ int cli_session_log(struct vtrace_session *session)
 {
 	int fd, ret;
 
-	ret = vtrace_session_log_open(vtrace_session_name(session), true,
-				      &fd);
+	ret = vtrace_session_log_open(vtrace_session_name(session), true, &fd);
 	if (ret)
 		return ret;
 	dup2(fd, STDOUT_FILENO);

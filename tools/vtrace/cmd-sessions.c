@@ -26,8 +26,8 @@ static void print_text(const struct vtrace_session_info *list, size_t nr)
 	const struct vtrace_session_info *s;
 	size_t i;
 
-	printf("%-20s %8s %-20s %5s %12s %14s  %s\n", "NAME", "PID",
-	       "INSTANCE", "PRIO", "EVENTS", "BYTES", "OUTPUT");
+	printf("%-20s %8s %-20s %5s %12s %14s  %s\n", "NAME", "PID", "INSTANCE",
+	       "PRIO", "EVENTS", "BYTES", "OUTPUT");
 	for (i = 0; i < nr; i++) {
 		s = &list[i];
 		printf("%-20s %8d %-20s %5u %12llu %14llu  %s%s\n", s->name,

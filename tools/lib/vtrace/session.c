@@ -60,15 +60,13 @@ bool vtrace_session_name_valid(const char *name)
 		char c = name[i];
 
 		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
-		    !(c >= '0' && c <= '9') && c != '_' && c != '-' &&
-		    c != '.')
+		    !(c >= '0' && c <= '9') && c != '_' && c != '-' && c != '.')
 			return false;
 	}
 	return true;
 }
 
-static void file_name(char *buf, size_t size, const char *name,
-		      const char *ext)
+static void file_name(char *buf, size_t size, const char *name, const char *ext)
 {
 	snprintf(buf, size, ENTRY_PREFIX "%s.%s", name, ext);
 }
@@ -148,16 +146,18 @@ static int entry_write(int dirfd, const struct vtrace_session_info *info)
 		close(fd);
 		goto out;
 	}
-	fprintf(f, "name=%s\npid=%d\nstart_time=%llu\nexe=%llu:%llu\n"
-		   "boot_id=%s\n",
+	fprintf(f,
+		"name=%s\npid=%d\nstart_time=%llu\nexe=%llu:%llu\n"
+		"boot_id=%s\n",
 		info->name, (int)id->pid, id->start_time, id->exe_dev,
 		id->exe_ino, id->boot_id);
 	if (info->instance)
 		fprintf(f, "instance=%s\n", info->instance);
-	fprintf(f, "exclusive_prio=%u\nfeatures=%u\nevents=%llu\nbytes=%llu\n"
-		   "started_ns=%llu\noutput=",
-		info->exclusive_prio, info->features, info->events,
-		info->bytes, info->started_ns);
+	fprintf(f,
+		"exclusive_prio=%u\nfeatures=%u\nevents=%llu\nbytes=%llu\n"
+		"started_ns=%llu\noutput=",
+		info->exclusive_prio, info->features, info->events, info->bytes,
+		info->started_ns);
 	put_escaped(f, info->output ? info->output : "");
 	fputc('\n', f);
 	if (fclose(f))
@@ -280,8 +280,7 @@ static bool session_alive(int dirfd, const char *name)
 /* Every file of a session but its log; the registry lock is held. */
 static void session_remove(int dirfd, const char *name)
 {
-	static const char *const exts[] = { "session", "abort", "tmp",
-					    "lock" };
+	static const char *const exts[] = { "session", "abort", "tmp", "lock" };
 	char path[VTRACE_SESSION_NAME_MAX + 32];
 	size_t i;
 
@@ -295,8 +294,8 @@ static void session_remove(int dirfd, const char *name)
  * The live sessions, with the registry lock held. With @cleanup (the
  * registry lock held exclusively) the entries of dead ones are removed.
  */
-static int load_live(int dirfd, bool cleanup,
-		     struct vtrace_session_info **list, size_t *nr)
+static int load_live(int dirfd, bool cleanup, struct vtrace_session_info **list,
+		     size_t *nr)
 {
 	struct vtrace_session_info *l = NULL, *grown;
 	char name[VTRACE_SESSION_NAME_MAX + 1];
@@ -317,7 +316,8 @@ static int load_live(int dirfd, bool cleanup,
 	rewinddir(dir); /* the duplicate shares the offset of earlier reads */
 	while (!ret && (de = readdir(dir))) {
 		len = strlen(de->d_name);
-		if (len <= pre + suf || strncmp(de->d_name, ENTRY_PREFIX, pre) ||
+		if (len <= pre + suf ||
+		    strncmp(de->d_name, ENTRY_PREFIX, pre) ||
 		    strcmp(de->d_name + len - suf, ENTRY_SUFFIX) ||
 		    len - pre - suf > VTRACE_SESSION_NAME_MAX)
 			continue;
@@ -367,8 +367,7 @@ static void refuse(struct vtrace_session_refused *r,
 	snprintf(r->holder, sizeof(r->holder), "%s", holder->name);
 	r->pid = holder->recorder.pid;
 	free(r->holder_instance);
-	r->holder_instance = holder->instance ? strdup(holder->instance) :
-						NULL;
+	r->holder_instance = holder->instance ? strdup(holder->instance) : NULL;
 }
 
 /*
