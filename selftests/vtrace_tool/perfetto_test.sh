@@ -220,10 +220,15 @@ else
 	ktap_test_fail "format_option"
 fi
 
-# 15: a bad --format names the formats.
+# 15: a bad --format names the formats, for convert and for record
+# (usage exit 2, before anything is enabled or created).
 "$VTRACE" convert --format nope "$work/host.dat" "$work/y.pftrace" 2> "$work/fmt.err"
 rc=$?
-if [ $rc = 2 ] && grep -q "no format 'nope' (formats: perfetto (.pftrace)" "$work/fmt.err"; then
+"$VTRACE" record --format nope -o "$work/y.dat" 2>> "$work/fmt.err"
+rc=$rc,$?
+if [ $rc = 2,2 ] && [ ! -e "$work/y.dat" ] &&
+   grep -q "no format 'nope' (formats: perfetto (.pftrace)" "$work/fmt.err" &&
+   grep -q "^vtrace: error: --format: no format 'nope' (formats: tracedat, perfetto)$" "$work/fmt.err"; then
 	ktap_test_pass "bad_format_option"
 else
 	ktap_print_msg "exit $rc: $(cat "$work/fmt.err")"

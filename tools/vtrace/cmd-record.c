@@ -247,6 +247,12 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			o->instance = optarg;
 			break;
 		case OPT_FORMAT:
+			if (!vtrace_sink_format_known(optarg)) {
+				vtrace_err(
+					"--format: no format '%s' (formats: %s)",
+					optarg, vtrace_sink_formats());
+				return -EINVAL;
+			}
 			o->format = optarg;
 			break;
 		case OPT_CLOCK:
@@ -715,11 +721,6 @@ static int start(struct record *r)
 		return ret;
 	}
 	ret = vtrace_sink_open(o->format, o->output, &sink);
-	if (ret == -EINVAL) {
-		vtrace_err("--format: no format '%s' (formats: %s)", o->format,
-			   vtrace_sink_formats());
-		return ret;
-	}
 	if (ret) {
 		vtrace_err("cannot create %s: %s", o->output, strerror(-ret));
 		return ret;

@@ -19,15 +19,7 @@
 #include <string.h>
 
 #include <vtrace/proto-decode.h>
-
-enum wire_type {
-	WIRE_VARINT = 0,
-	WIRE_I64 = 1,
-	WIRE_LEN = 2,
-	WIRE_SGROUP = 3,
-	WIRE_EGROUP = 4,
-	WIRE_I32 = 5,
-};
+#include <vtrace/protobuf.h>
 
 struct decoder {
 	const char *file;
@@ -231,7 +223,7 @@ static int decode_field(struct decoder *d, struct vtrace_pb_msg *msg,
 			"field '%s' given twice, but it is not repeated",
 			f->name);
 	switch (wire) {
-	case WIRE_VARINT:
+	case VT_PB_VARINT:
 		if (f->type == VTRACE_PB_STRING || f->type == VTRACE_PB_MESSAGE)
 			break;
 		if (read_varint(d, pos, end, &v))
@@ -240,7 +232,7 @@ static int decode_field(struct decoder *d, struct vtrace_pb_msg *msg,
 		if (!val)
 			return d->err = -ENOMEM;
 		return check_integer(d, f, tag_at, v, val);
-	case WIRE_LEN:
+	case VT_PB_LEN:
 		if (read_varint(d, pos, end, &v))
 			return d->err;
 		if (v > end - *pos)

@@ -67,6 +67,22 @@ int vtrace_sink_open(const char *format, const char *path,
 }
 
 /**
+ * vtrace_sink_format_known - whether vtrace_sink_open() takes a format name
+ * @format: a --format name
+ *
+ * Return: true if @format is in the table of output formats.
+ */
+bool vtrace_sink_format_known(const char *format)
+{
+	size_t i;
+
+	for (i = 0; i < NR_SINK_FORMATS; i++)
+		if (!strcmp(format, sink_formats[i].name))
+			return true;
+	return false;
+}
+
+/**
  * vtrace_sink_formats - the names vtrace_sink_open() takes, for messages
  *
  * Return: a string such as "tracedat, perfetto".

@@ -27,6 +27,7 @@
 #ifndef _VTRACE_SINK_H
 #define _VTRACE_SINK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct tracefs_instance;
@@ -142,6 +143,7 @@ typedef int (*vtrace_sink_create_fn)(const char *path,
 
 int vtrace_sink_open(const char *format, const char *path,
 		     struct vtrace_sink **out);
+bool vtrace_sink_format_known(const char *format);
 const char *vtrace_sink_formats(void);
 void vtrace_sink_free(struct vtrace_sink *sink);
 
