@@ -12,10 +12,11 @@
 # Input: vtrace record of raw_syscalls while syscall-storm calls getppid()
 # on every CPU (about 200 MB with the defaults), or IN.dat. Each tool runs
 # ROUNDS times, the tools taking turns, and the table shows the median:
-# wall time, the tool's own CPU time (user+sys, GNU time around the tool
-# only), events per second of that CPU time (each tool is one thread; on
-# a shared machine the wall time also counts waiting for a CPU), that as
-# a multiple of trace-cmd report's, and the peak anonymous RSS (RssAnon of /proc/PID/status,
+# wall time and events per wall second (vtrace report reads ahead in a
+# second thread, so wall time is what it gains; on a shared machine it
+# also counts waiting for a CPU: the header shows the load), the tool's
+# own CPU time (user+sys, GNU time around the tool only) and events per
+# CPU second, each also as a multiple of trace-cmd report's, and the peak anonymous RSS (RssAnon of /proc/PID/status,
 # sampled every 20 ms: heap, not the page cache or mapped file pages).
 # Recording needs root and tracefs; run under the tracefs lock.
 set -euo pipefail
@@ -95,19 +96,21 @@ median() {
 		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
+tc_wall=$(median tc_report 1)
 tc_cpu=$(median tc_report 2)
-echo "host: $(uname -sr), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "host: $(uname -sr), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1 /proc/loadavg)"
 echo "input: $(basename "$input"), $(($(stat -c %s "$input") / 1000000)) MB, $events events; Perfetto output $((out_bytes / 1000000)) MB; median of $rounds rounds"
 echo
-echo "| tool                      |  wall s |   CPU s | events/CPU s | vs trace-cmd report | anon RSS MB |"
-echo "|---------------------------|---------|---------|--------------|---------------------|-------------|"
+echo "| tool                      |  wall s |   CPU s | events/s (wall) | vs trace-cmd report (wall) | events/CPU s | vs trace-cmd report (CPU) | anon RSS MB |"
+echo "|---------------------------|---------|---------|-----------------|----------------------------|--------------|---------------------------|-------------|"
 for t in "tc_report:trace-cmd report (text)" "vt_report:vtrace report (text)" \
 	 "vt_convert:vtrace convert (Perfetto)"; do
 	name=${t%%:*}
 	wall=$(median "$name" 1)
 	cpu=$(median "$name" 2)
 	anon=$(median "$name" 3)
-	awk -v n="${t#*:}" -v w="$wall" -v c="$cpu" -v a="$anon" -v e="$events" -v tc="$tc_cpu" 'BEGIN {
-		printf "| %-25s | %7.2f | %7.2f | %12.0f | %18.2fx | %11.1f |\n",
-			n, w, c, e / c, tc / c, a / 1024 }'
+	awk -v n="${t#*:}" -v w="$wall" -v c="$cpu" -v a="$anon" -v e="$events" \
+	    -v tw="$tc_wall" -v tc="$tc_cpu" 'BEGIN {
+		printf "| %-25s | %7.2f | %7.2f | %15.0f | %25.2fx | %12.0f | %24.2fx | %11.1f |\n",
+			n, w, c, e / w, tw / w, e / c, tc / c, a / 1024 }'
 done

@@ -24,6 +24,7 @@
 #include <vtrace/dmtrace.h>
 #include <vtrace/json.h>
 #include <vtrace/tracedat-input.h>
+#include <vtrace/tracedat-stream.h>
 
 #include "builtin.h"
 #include "cli.h"
@@ -96,18 +97,6 @@ static int parse_event_list(struct report *r, const char *list)
 		ret = -EINVAL;
 	}
 	return ret;
-}
-
-static bool event_selected(struct report *r, struct tep_event *event)
-{
-	int i;
-
-	if (!r->event_ids)
-		return true;
-	for (i = 0; event && i < r->nr_event_ids; i++)
-		if (r->event_ids[i] == event->id)
-			return true;
-	return false;
 }
 
 /* @v in decimal, right-aligned in @width with @pad; returns the end. */
@@ -289,28 +278,42 @@ static void print_json(struct report *r, struct tep_event *event,
 	vtrace_json_object_end(&r->j);
 }
 
-static int show_record(struct tracecmd_input *handle, struct tep_record *record,
-		       int cpu, void *data)
+static void show_record(struct report *r, struct tep_event *event,
+			struct tep_record *record)
 {
-	struct report *r = data;
-	struct tep_event *event;
-	char msg[256];
-
-	event = tep_find_event_by_record(r->tep, record);
-	if (!event_selected(r, event))
-		return 0;
-	/* Non-zero ends tracecmd_iterate_events(), which returns it. */
-	if (event && !vt_tracedat_record_ok(event, record, msg, sizeof(msg))) {
-		vtrace_err("report: %s: %s", r->file, msg);
-		return -EINVAL;
-	}
 	r->count++;
 	trace_seq_reset(&r->s);
 	if (r->json)
 		print_json(r, event, record);
 	else
 		print_text(r, event, record);
-	return 0;
+}
+
+/*
+ * libtracecmd reads ahead in a thread of its own (vt_tracedat_stream)
+ * while this one formats: libtraceevent's formatting keeps state (the
+ * sched_switch plugin's comms) and stays in one thread, in order.
+ */
+static int show_records(struct report *r, struct tracecmd_input *handle,
+			int cpu)
+{
+	struct vt_tracedat_stream *stream;
+	struct tep_record *record;
+	struct tep_event *event;
+	char msg[256];
+	int ret;
+
+	ret = vt_tracedat_stream_start(handle, cpu, r->event_ids,
+				       r->nr_event_ids, &stream);
+	if (ret)
+		return ret;
+	while ((record = vt_tracedat_stream_next(stream, &event)))
+		show_record(r, event, record);
+	ret = vt_tracedat_stream_error(stream, msg, sizeof(msg));
+	if (ret == -EINVAL)
+		vtrace_err("report: %s: %s", r->file, msg);
+	vt_tracedat_stream_free(stream);
+	return ret;
 }
 
 static int parse_cpu(const char *arg, int *cpu)
@@ -330,23 +333,12 @@ static int parse_cpu(const char *arg, int *cpu)
 
 static int iterate(struct report *r, struct tracecmd_input *handle, int cpu)
 {
-	cpu_set_t *set = NULL;
-	size_t size = 0;
 	int ret;
 
-	if (cpu >= 0) {
-		if (cpu >= tep_get_cpus(r->tep)) {
-			vtrace_err(
-				"report: %s: --cpu %d: the file has CPUs 0-%d",
-				r->file, cpu, tep_get_cpus(r->tep) - 1);
-			return -EINVAL;
-		}
-		set = CPU_ALLOC(cpu + 1);
-		if (!set)
-			return -ENOMEM;
-		size = CPU_ALLOC_SIZE(cpu + 1);
-		CPU_ZERO_S(size, set);
-		CPU_SET_S(cpu, size, set);
+	if (cpu >= tep_get_cpus(r->tep)) {
+		vtrace_err("report: %s: --cpu %d: the file has CPUs 0-%d",
+			   r->file, cpu, tep_get_cpus(r->tep) - 1);
+		return -EINVAL;
 	}
 	if (r->json) {
 		vtrace_json_init(&r->j, stdout);
@@ -354,8 +346,7 @@ static int iterate(struct report *r, struct tracecmd_input *handle, int cpu)
 		vtrace_json_string(&r->j, "file", r->file);
 		vtrace_json_array_begin(&r->j, "events");
 	}
-	ret = tracecmd_iterate_events(handle, set, size, show_record, r);
-	CPU_FREE(set);
+	ret = show_records(r, handle, cpu);
 	if (r->json) {
 		vtrace_json_array_end(&r->j);
 		vtrace_json_uint(&r->j, "count", r->count);

@@ -67,6 +67,7 @@ LIBVTRACE_SRCS += slices-tracedat.c
 LIBVTRACE_SRCS += convert.c
 LIBVTRACE_SRCS += dmtrace-convert.c
 LIBVTRACE_SRCS += tracedat-input.c
+LIBVTRACE_SRCS += tracedat-stream.c
 LIBVTRACE_PKGS += libtracecmd
 endif
 
@@ -75,6 +76,8 @@ LIBVTRACE_CFLAGS := -I$(LIBVTRACE_DIR)/.. -I$(LIBVTRACE_DIR)/../atrace/include \
 	-D_GNU_SOURCE= \
 	$(shell $(PKG_CONFIG) --cflags $(LIBVTRACE_PKGS))
 LIBVTRACE_LIBS := $(shell $(PKG_CONFIG) --libs $(PKG_CONFIG_STATIC) $(LIBVTRACE_PKGS))
+# tracedat-stream.c and the recorder run threads.
+LIBVTRACE_LIBS += -lpthread
 # libtraceevent loads its plugins with dlopen().
 ifneq ($(PKG_CONFIG_STATIC),)
 LIBVTRACE_LIBS += -ldl
