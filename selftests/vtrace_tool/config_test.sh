@@ -31,6 +31,20 @@ ftrace_config()
 	printf 'data_sources { config { name: "linux.ftrace"\n  ftrace_config {\n%s\n  }\n} }\n' "$1"
 }
 
+# wait_started - until the recording into $idir has begun (30 s at most).
+# A new instance starts with tracing_on 1: the recorder turns it off, enables
+# its events and only then turns it on, so both together mean it has begun.
+wait_started()
+{
+	n=0
+	until [ -n "$(cat "$idir/set_event" 2>/dev/null)" ] &&
+		[ "$(cat "$idir/tracing_on" 2>/dev/null)" = 1 ]; do
+		[ $n -ge 300 ] && return 1
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+
 # refused NAME EXPECTED-STDERR [ARGS...] - vtrace record --config of
 # $work/c.pbtx exits 2 with exactly that message and changes nothing.
 refused()
@@ -89,11 +103,7 @@ unique_session_name: "cfg-fields-$$"
 EOF
 "$VTRACE" record --config "$work/c.pbtx" > "$work/rec.out" 2> "$work/err" &
 pid=$!
-n=0
-until [ "$(cat "$idir/tracing_on" 2>/dev/null)" = 1 ] || [ $n -ge 100 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+expect wait_started
 expect [ "$(enabled_events "$idir" | tr '\n' ' ')" = "power/cpu_idle raw_syscalls/sys_enter raw_syscalls/sys_exit sched/sched_switch sched/sched_waking " ]
 # The kernel rounds sizes up to whole sub-buffers.
 kb=$(cat "$idir/per_cpu/cpu0/buffer_size_kb")
@@ -133,11 +143,7 @@ printf 'duration_ms: 60000\noutput_path: "%s/config.dat"\n' "$work" >> "$work/c.
 "$VTRACE" record --config "$work/c.pbtx" -o "$work/cli.dat" -t 2s -b 1024 \
 	> /dev/null 2> "$work/err" &
 pid=$!
-n=0
-until [ "$(cat "$idir/tracing_on" 2>/dev/null)" = 1 ] || [ $n -ge 100 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+expect wait_started
 kb=$(cat "$idir/per_cpu/cpu0/buffer_size_kb")
 expect [ "$kb" -ge 1024 ]
 expect [ "$kb" -lt 1088 ]
@@ -168,33 +174,41 @@ expect [ "$(json_num bytes "$work/out")" -gt 0 ]
 result config_discard_stops_at_size_kb_and_says_so
 
 # 6: RING_BUFFER without write_into_file: a flight recorder in overwrite
-# mode, each CPU a share of size_kb, read at the stop.
+# mode, each CPU a share of size_kb, read at the stop. 4000 markers of
+# about 220 bytes from CPU 0 alone fill its 256 KB share more than three
+# times over: the newest marker is kept, the oldest overwritten.
 cat > "$work/c.pbtx" <<EOF
 buffers { size_kb: $((cpus * 256)) fill_policy: RING_BUFFER }
 $(ftrace_config "    ftrace_events: \"raw_syscalls/sys_enter\"
     instance_name: \"$inst\"")
-duration_ms: 1500
+duration_ms: 60000
+unique_session_name: "cfg-ring-$$"
 EOF
-( while :; do cat /proc/self/stat > /dev/null; done ) &
-load=$!
 "$VTRACE" record --config "$work/c.pbtx" -o "$work/ring.dat" --json \
 	> "$work/ring.json" 2> "$work/err" &
 pid=$!
-n=0
-until [ "$(cat "$idir/tracing_on" 2>/dev/null)" = 1 ] || [ $n -ge 100 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+expect wait_started
 expect [ "$(cat "$idir/options/overwrite")" = 1 ]
 expect [ "$(cat "$idir/per_cpu/cpu0/buffer_size_kb")" -ge 256 ]
 expect [ "$(cat "$idir/per_cpu/cpu0/buffer_size_kb")" -lt 512 ]
+pad=$(printf '%0200d' 0)
+expect taskset 1 sh -c '
+	exec 3> "$1/trace_marker" || exit 1
+	i=1
+	while [ $i -le 4000 ]; do
+		echo "ring-$i $2" >&3 || exit 1
+		i=$((i + 1))
+	done' sh "$idir" "$pad"
+"$VTRACE" stop "cfg-ring-$$" > /dev/null 2>&1
 wait $pid
 rc=$?
-kill $load
-wait $load 2> /dev/null
 expect [ "$rc" = 0 ]
-expect grep -q 'older events were overwritten, the newest kept' "$work/err"
+lost=$(json_num lost "$work/ring.json")
+expect [ "$lost" -gt 0 ]
+expect grep -q "^vtrace: ring buffer: $lost older events were overwritten, the newest kept$" "$work/err"
 expect [ "$(json_num events "$work/ring.json")" -gt 0 ]
+expect grep -q "ring-4000 $pad" "$work/ring.dat"
+expect [ "$(grep -c "ring-1 $pad" "$work/ring.dat")" = 0 ]
 result config_ring_buffer_keeps_the_newest
 
 # 7: vtrace config's output: protoc encodes it, and recording it enables
@@ -204,12 +218,7 @@ enabled_while_recording()
 	"$VTRACE" record "$@" --instance "$inst" -o "$work/eq.dat" -t 60s \
 		> /dev/null 2> "$work/err" &
 	p=$!
-	n=0
-	until [ "$(cat "$idir/tracing_on" 2>/dev/null)" = 1 ] ||
-		[ $n -ge 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
+	wait_started
 	enabled_events "$idir" | tr '\n' ' '
 	kill -TERM $p
 	wait $p
