@@ -49,7 +49,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/events" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $WRITER_TEST"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 19
+ktap_set_plan 20
 
 schema=1
 pf_schema || schema=0
@@ -314,5 +314,49 @@ else
 	ktap_test_fail "disk_full_keeps_a_valid_trace"
 fi
 umount "$work/small"
+
+# 20: processes: vtrace record turns record-tgid on while it records
+# (and back after), so a forked child's threads map to its tgid in the
+# ProcessTree.
+tgid_opt=/sys/kernel/tracing/options/record-tgid
+if [ ! -e $tgid_opt ] || ! command -v python3 > /dev/null; then
+	ktap_test_skip "record_perfetto_tgids: needs options/record-tgid and python3"
+elif [ $schema = 0 ]; then
+	ktap_test_skip "record_perfetto_tgids: $pf_schema_why"
+else
+	tgid_was=$(cat $tgid_opt)
+	"$VTRACE" record -e sched/sched_switch -t 2 -o "$work/tgid.pftrace" \
+		> "$work/tgid.out" 2>&1 &
+	rec=$!
+	sleep 0.7
+	python3 -c '
+import os, threading, time
+def work():
+    with open("/sys/kernel/tracing/trace_marker", "w") as f:
+        for i in range(20):
+            f.write("tgid test\n"); f.flush(); time.sleep(0.005)
+ts = [threading.Thread(target=work) for _ in range(3)]
+[t.start() for t in ts]; [t.join() for t in ts]
+print(os.getpid(), *[t.native_id for t in ts])' > "$work/tgid.ids"
+	wait $rec
+	rc=$?
+	read -r tg t1 t2 t3 < "$work/tgid.ids"
+	pf_decode "$work/tgid.pftrace" > "$work/tgid.txt"
+	# "tid tgid" of every ProcessTree thread, and the process pids.
+	awk '/^    threads {/ { t = 1 } t && /^      tid:/ { tid = $2 }
+	     t && /^      tgid:/ { print tid, $2; t = 0 }' "$work/tgid.txt" > "$work/tgid.map"
+	mapped=0
+	for t in $t1 $t2 $t3; do
+		grep -qx "$t $tg" "$work/tgid.map" && mapped=$((mapped + 1))
+	done
+	proc=$(grep -A1 '^    processes {' "$work/tgid.txt" | grep -cx "      pid: $tg")
+	if [ $rc = 0 ] && [ $mapped = 3 ] && [ "$proc" = 1 ] &&
+	   [ "$(cat $tgid_opt)" = "$tgid_was" ]; then
+		ktap_test_pass "record_perfetto_tgids (threads $t1 $t2 $t3 of $tg)"
+	else
+		ktap_print_msg "exit $rc, $mapped of 3 threads of $tg mapped, process listed $proc times, record-tgid $(cat $tgid_opt) (was $tgid_was)"
+		ktap_test_fail "record_perfetto_tgids"
+	fi
+fi
 
 ktap_finished

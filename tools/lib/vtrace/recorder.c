@@ -384,6 +384,13 @@ static int set_up_filters(struct vtrace_recorder *rec)
 		if (ret)
 			return settings_error(rec, "options/overwrite", ret);
 	}
+	/*
+	 * saved_tgids, which the Perfetto sink turns into processes, only
+	 * fills while record-tgid is on; instances do not have it.
+	 */
+	ret = vtrace_settings_set_option(&rec->settings, "record-tgid");
+	if (ret && ret != -ENOENT)
+		return settings_error(rec, "options/record-tgid", ret);
 	for (opt = o->tracefs_options; opt && *opt; opt++) {
 		ret = vtrace_settings_set_option(&rec->settings, *opt);
 		if (ret == -ENOENT) {
