@@ -57,7 +57,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $CAPTURE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 32
+ktap_set_plan 33
 
 # A fresh instance holding $1 markers "vtrace-tdat N" and sched events.
 fill_instance() {
@@ -541,6 +541,22 @@ else
 	ktap_test_fail "disk_full_keeps_a_valid_prefix"
 fi
 umount "$full_mnt"
+
+# A function graph recording of the 6.12-amd64 guest (vtrace record with
+# current_tracer=function_graph on ksys_write and vfs_write): libtracecmd's
+# plugin merges a leaf's entry and return by reading ahead itself.
+gunzip -c "$here/data/fgraph-6.12-amd64.dat.gz" > "$work/fgraph.dat"
+"$VTRACE" report "$work/fgraph.dat" > "$work/fg_vt.txt" 2> "$work/err"
+fg_rc=$?
+tc_report "$work/fgraph.dat" > "$work/fg_tc.txt"
+graph_lines() {
+	sed -n 's/.*\(funcgraph_[a-z]*: .*\)/\1/p' "$1"
+}
+fg_lines=$(graph_lines "$work/fg_vt.txt" | wc -l)
+fg_leaves=$(graph_lines "$work/fg_vt.txt" | grep -c '();$')
+result "function_graph_reads_as_trace_cmd_reads_it (exit $fg_rc, $fg_lines lines, $fg_leaves leaves)" \
+	eval '[ "$fg_rc" = 0 ] && [ "$fg_lines" = 112 ] && [ "$fg_leaves" = 6 ] &&
+	cmp -s <(graph_lines "$work/fg_tc.txt") <(graph_lines "$work/fg_vt.txt")'
 
 "$CAPTURE" -o /proc/vtrace-no/trace.dat -i "$inst_name" > /dev/null \
 	2> "$work/err"

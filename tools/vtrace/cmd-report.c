@@ -289,10 +289,68 @@ static void show_record(struct report *r, struct tep_event *event,
 		print_text(r, event, record);
 }
 
+static bool event_selected(struct report *r, struct tep_event *event)
+{
+	int i;
+
+	if (!r->event_ids)
+		return true;
+	for (i = 0; event && i < r->nr_event_ids; i++)
+		if (r->event_ids[i] == event->id)
+			return true;
+	return false;
+}
+
+static int show_iterated(struct tracecmd_input *handle,
+			 struct tep_record *record, int cpu, void *data)
+{
+	struct report *r = data;
+	struct tep_event *event;
+	char msg[256];
+
+	event = tep_find_event_by_record(r->tep, record);
+	if (!event_selected(r, event))
+		return 0;
+	/* Non-zero ends tracecmd_iterate_events(), which returns it. */
+	if (event && !vt_tracedat_record_ok(event, record, msg, sizeof(msg))) {
+		vtrace_err("report: %s: %s", r->file, msg);
+		return -EINVAL;
+	}
+	show_record(r, event, record);
+	return 0;
+}
+
 /*
- * libtracecmd reads ahead in a thread of its own (vt_tracedat_stream)
- * while this one formats: libtraceevent's formatting keeps state (the
- * sched_switch plugin's comms) and stays in one thread, in order.
+ * libtracecmd's function graph plugin formats an entry by peeking at the
+ * next record through the input handle, and consumes a leaf's return
+ * record itself: such files are read by libtracecmd's own iterator, in
+ * the thread that formats.
+ */
+static int show_records_in_order(struct report *r,
+				 struct tracecmd_input *handle, int cpu)
+{
+	cpu_set_t *set = NULL;
+	size_t size = 0;
+	int ret;
+
+	if (cpu >= 0) {
+		set = CPU_ALLOC(cpu + 1);
+		if (!set)
+			return -ENOMEM;
+		size = CPU_ALLOC_SIZE(cpu + 1);
+		CPU_ZERO_S(size, set);
+		CPU_SET_S(cpu, size, set);
+	}
+	ret = tracecmd_iterate_events(handle, set, size, show_iterated, r);
+	CPU_FREE(set);
+	return ret;
+}
+
+/*
+ * Otherwise libtracecmd reads ahead in a thread of its own
+ * (vt_tracedat_stream) while this one formats: libtraceevent's formatting
+ * keeps state (the sched_switch plugin's comms) and stays in one thread,
+ * in order.
  */
 static int show_records(struct report *r, struct tracecmd_input *handle,
 			int cpu)
@@ -303,6 +361,8 @@ static int show_records(struct report *r, struct tracecmd_input *handle,
 	char msg[256];
 	int ret;
 
+	if (tep_find_event_by_name(r->tep, "ftrace", "funcgraph_entry"))
+		return show_records_in_order(r, handle, cpu);
 	ret = vt_tracedat_stream_start(handle, cpu, r->event_ids,
 				       r->nr_event_ids, &stream);
 	if (ret)
