@@ -220,12 +220,16 @@ static struct tstate *get_tstate(struct vt_slices *s, int tid)
 	return t;
 }
 
-/* The thread's CPU time at @ts; a thread seen running is running. */
+/*
+ * The thread's CPU time at @ts, when it wrote an event: it is running
+ * then, whatever the sched_switch events said (the one that put it on
+ * this CPU may be missing, e.g. after a migration).
+ */
 static uint64_t cpu_now(struct tstate *t, uint64_t ts)
 {
 	if (t->has_cpu_override)
 		return t->cpu_override;
-	if (!t->seen) {
+	if (!t->running) {
 		t->seen = true;
 		t->running = true;
 		t->since = ts;
