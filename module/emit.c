@@ -147,8 +147,10 @@ bool vtrace_tmu_name_valid(const char *name)
 
 	if (!len || len > VTRACE_TMU_NAME_MAX_LEN)
 		return false;
+	/* isascii() first: the kernel's isalnum() accepts Latin-1 letters. */
 	for (i = 0; i < len; i++)
-		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
+		if (!isascii(name[i]) ||
+		    (!isalnum(name[i]) && name[i] != '_' && name[i] != '-'))
 			return false;
 	return true;
 }

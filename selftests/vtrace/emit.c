@@ -708,6 +708,22 @@ FIXTURE_VARIANT_ADD(emit_bad, update_name_bad_char) {
 	.err = EINVAL,
 };
 
+/* Latin-1 letters, which the kernel's isalnum() takes for alphanumerics. */
+FIXTURE_VARIANT_ADD(emit_bad, update_name_latin1_c0) {
+	.cmd = "thermal_exynos_arm_update BIG\xc0 1 0 0 0 0",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, update_name_latin1_e9) {
+	.cmd = "thermal_exynos_arm_update G\xe9U 1 0 0 0 0",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, update_name_latin1_ff) {
+	.cmd = "thermal_exynos_arm_update \xff 1 0 0 0 0",
+	.err = EINVAL,
+};
+
 FIXTURE_SETUP(emit_bad)
 {
 	const char *why = vt_skip_reason();
