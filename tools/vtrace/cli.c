@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <tracefs.h>
+
 #include <vtrace/event-name.h>
 #include <vtrace/tracing-dir.h>
 
@@ -327,6 +329,13 @@ int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
 	ret = cli_find_tracefs(&dir);
 	if (ret)
 		return ret;
+	/* Its marker would go there: a foreign directory is refused first. */
+	if (instance && mode == VTRACE_INSTANCE_CREATE &&
+	    !tracefs_instance_exists(instance)) {
+		ret = cli_state_dir_check("note the instance vtrace creates");
+		if (ret)
+			return ret;
+	}
 
 	ret = vtrace_instance_open(instance, mode, vi);
 	if (ret == -ENOENT) {
@@ -380,6 +389,24 @@ int cli_finish_json(struct vtrace_json *j)
 	return VTRACE_EXIT_USAGE;
 }
 
+/* The message for @err, which may be that the state directory is foreign. */
+static void state_dir_message(void (*print)(const char *fmt, ...),
+			      const char *what, int err)
+{
+	enum vtrace_state_dir_fault fault;
+	int fd, ret;
+
+	ret = vtrace_state_dir_open(false, &fd, &fault);
+	if (!ret)
+		close(fd);
+	if ((err == -EPERM || err == -ENOTDIR) && ret == err) {
+		print("cannot %s: state directory %s is not trusted: %s", what,
+		      vtrace_state_dir(), vtrace_state_dir_fault_str(fault));
+		return;
+	}
+	print("cannot %s in %s: %s", what, vtrace_state_dir(), strerror(-err));
+}
+
 /**
  * cli_state_dir_error - report a failure to use the state directory
  * @what: what could not be done, as "VERB the OBJECT"
@@ -389,19 +416,40 @@ int cli_finish_json(struct vtrace_json *j)
  */
 int cli_state_dir_error(const char *what, int err)
 {
-	enum vtrace_state_dir_fault fault;
+	state_dir_message(vtrace_err, what, err);
+	return VTRACE_EXIT_FAIL;
+}
+
+/**
+ * cli_state_dir_warn - warn of a failure to use the state directory
+ * @what: what could not be done, as "VERB the OBJECT"
+ * @err: the -errno
+ */
+void cli_state_dir_warn(const char *what, int err)
+{
+	state_dir_message(vtrace_warn, what, err);
+}
+
+/**
+ * cli_state_dir_check - refuse to go on with a state directory not ours
+ * @what: what needs it, as "VERB the OBJECT"
+ *
+ * For a command about to change what a later run must know of (an
+ * instance it creates, tags it holds): makes the directory when missing.
+ *
+ * Return: %VTRACE_EXIT_OK, or %VTRACE_EXIT_FAIL (printed) when the
+ * directory is foreign, writable by others or not a directory.
+ */
+int cli_state_dir_check(const char *what)
+{
 	int fd, ret;
 
-	ret = vtrace_state_dir_open(false, &fd, &fault);
-	if (!ret)
+	ret = vtrace_state_dir_open(true, &fd, NULL);
+	if (!ret) {
 		close(fd);
-	if ((err == -EPERM || err == -ENOTDIR) && ret == err) {
-		vtrace_err("cannot %s: state directory %s is not trusted: %s",
-			   what, vtrace_state_dir(),
-			   vtrace_state_dir_fault_str(fault));
-		return VTRACE_EXIT_FAIL;
+		return VTRACE_EXIT_OK;
 	}
-	vtrace_err("cannot %s in %s: %s", what, vtrace_state_dir(),
-		   strerror(-err));
-	return VTRACE_EXIT_FAIL;
+	if (ret != -EPERM && ret != -ENOTDIR)
+		return VTRACE_EXIT_OK; /* e.g. read-only: warned about later */
+	return cli_state_dir_error(what, ret);
 }

@@ -49,5 +49,7 @@ int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
 const char *cli_instance_label(const struct vtrace_instance *vi);
 int cli_finish_json(struct vtrace_json *j);
 int cli_state_dir_error(const char *what, int err);
+void cli_state_dir_warn(const char *what, int err);
+int cli_state_dir_check(const char *what);
 
 #endif /* _VTRACE_CLI_H */

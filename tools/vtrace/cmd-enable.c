@@ -97,12 +97,11 @@ static int switch_atrace_tags(const char *instance, char **targets,
 		return VTRACE_EXIT_OK;
 	ret = enable ? vtrace_atrace_tags_enable(instance, tags) :
 		       vtrace_atrace_tags_disable(instance, tags);
-	if (ret) {
-		vtrace_err("cannot %s the userspace atrace tags in %s: %s",
-			   enable ? "enable" : "disable", vtrace_state_dir(),
-			   strerror(-ret));
-		return VTRACE_EXIT_FAIL;
-	}
+	if (ret)
+		return cli_state_dir_error(
+			enable ? "enable the userspace atrace tags" :
+				 "disable the userspace atrace tags",
+			ret);
 	printf("%sd userspace atrace tags 0x%llx\n",
 	       enable ? "enable" : "disable", (unsigned long long)tags);
 	return VTRACE_EXIT_OK;
@@ -114,8 +113,7 @@ static int disable_all(struct vtrace_instance *vi)
 
 	ret = vtrace_atrace_tags_disable(vtrace_instance_name(vi), ~0ULL);
 	if (ret)
-		vtrace_warn("cannot disable the userspace atrace tags: %s",
-			    strerror(-ret));
+		cli_state_dir_warn("disable the userspace atrace tags", ret);
 
 	ret = vtrace_events_disable_all(vi);
 	if (ret) {
@@ -202,6 +200,14 @@ static int cmd_switch(int argc, char **argv, bool enable)
 			goto out;
 	}
 
+	/* Tags are held in the state directory: a foreign one is refused. */
+	if (enable && !all &&
+	    vtrace_atrace_tags_of(argv + optind, argc - optind)) {
+		status =
+			cli_state_dir_check("enable the userspace atrace tags");
+		if (status)
+			goto out;
+	}
 	status = cli_open_tracefs(instance,
 				  enable ? VTRACE_INSTANCE_CREATE :
 					   VTRACE_INSTANCE_EXISTING,

@@ -79,8 +79,7 @@ static int marker_write(struct vtrace_instance *vi)
 	file = marker_name(vi->name);
 	if (!file)
 		return -ENOMEM;
-	ret = vtrace_state_file_open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644,
-				     &fd);
+	ret = vtrace_state_file_create(file, 0644, &fd);
 	free(file);
 	if (ret)
 		return ret;

@@ -135,9 +135,9 @@ static int entry_write(int dirfd, const struct vtrace_session_info *info)
 
 	file_name(tmp, sizeof(tmp), info->name, "tmp");
 	file_name(path, sizeof(path), info->name, "session");
+	unlinkat(dirfd, tmp, 0); /* a dead recorder's */
 	fd = openat(dirfd, tmp,
-		    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		    0644);
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	f = fdopen(fd, "w");
@@ -446,9 +446,9 @@ static int request_abort(int dirfd, const struct vtrace_session_info *victim,
 	if (ret)
 		return ret;
 	file_name(path, sizeof(path), victim->name, "abort");
+	unlinkat(dirfd, path, 0); /* an earlier request's */
 	fd = openat(dirfd, path,
-		    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		    0644);
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
 		goto err;
@@ -836,10 +836,12 @@ void vtrace_session_end(struct vtrace_session *s)
 /**
  * vtrace_session_log_open - a background session's log
  * @name: the session
- * @create: open for writing, created or emptied; else for reading
+ * @create: open for writing, a new file replacing any earlier one; else
+ *	for reading
  * @fd: set to the descriptor
  *
- * Return: 0 or an error of vtrace_state_file_open().
+ * Return: 0 or an error of vtrace_state_file_open() or
+ * vtrace_state_file_create().
  */
 int vtrace_session_log_open(const char *name, bool create, int *fd)
 {
@@ -848,9 +850,9 @@ int vtrace_session_log_open(const char *name, bool create, int *fd)
 	if (!vtrace_session_name_valid(name))
 		return -EINVAL;
 	file_name(path, sizeof(path), name, "log");
-	return vtrace_state_file_open(
-		path, create ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY, 0644,
-		fd);
+	if (create)
+		return vtrace_state_file_create(path, 0644, fd);
+	return vtrace_state_file_open(path, O_RDONLY, 0, fd);
 }
 
 /**

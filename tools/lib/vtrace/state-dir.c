@@ -135,6 +135,7 @@ const char *vtrace_state_dir_fault_str(enum vtrace_state_dir_fault fault)
  * vtrace_state_file_open - open a file in the state directory
  * @name: file name (no slash)
  * @flags: open() flags; with %O_CREAT the directory is made when missing
+ *	(to create a file, see vtrace_state_file_create())
  * @mode: mode of a file created
  * @fd: set to the descriptor (close-on-exec)
  *
@@ -151,6 +152,38 @@ int vtrace_state_file_open(const char *name, int flags, mode_t mode, int *fd)
 		return ret;
 	*fd = openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
 	ret = *fd < 0 ? -errno : 0;
+	close(dirfd);
+	return ret;
+}
+
+/**
+ * vtrace_state_file_create - create a file in the state directory afresh
+ * @name: file name (no slash)
+ * @mode: its mode
+ * @fd: set to a descriptor open for writing (close-on-exec)
+ *
+ * Whatever was at @name (a file of an earlier run, a link) is removed,
+ * and the file is made with %O_EXCL: it is always a new file of ours.
+ * The directory is made when missing.
+ *
+ * Return: 0, an error of vtrace_state_dir_open(), or the -errno of openat.
+ */
+int vtrace_state_file_create(const char *name, mode_t mode, int *fd)
+{
+	int dirfd, ret;
+
+	ret = vtrace_state_dir_open(true, &dirfd, NULL);
+	if (ret)
+		return ret;
+	if (unlinkat(dirfd, name, 0) && errno != ENOENT) {
+		ret = -errno;
+	} else {
+		*fd = openat(dirfd, name,
+			     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				     O_CLOEXEC,
+			     mode);
+		ret = *fd < 0 ? -errno : 0;
+	}
 	close(dirfd);
 	return ret;
 }

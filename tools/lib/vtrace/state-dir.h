@@ -39,5 +39,6 @@ int vtrace_state_dir_open(bool create, int *dirfd,
 			  enum vtrace_state_dir_fault *fault);
 const char *vtrace_state_dir_fault_str(enum vtrace_state_dir_fault fault);
 int vtrace_state_file_open(const char *name, int flags, mode_t mode, int *fd);
+int vtrace_state_file_create(const char *name, mode_t mode, int *fd);
 
 #endif /* _VTRACE_STATE_DIR_H */

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the helper must never do to what is not its own, on this kernel's
+# tracefs: write through a state directory another user could have made
+# or planted links in; leave a trace readable by others; block on, or
+# misname, an input that is not a regular file; take a number or an
+# instance name it cannot honour.
+#
+# POSIX sh (the guests run busybox).
+
+. "$(cd "$(dirname "$0")" && pwd)/vtrace_test_lib.sh"
+
+work=$VT_TMP
+inst=vtrace_safety_$$
+idir=$TRACEFS/instances/$inst
+event=sched/sched_process_exec
+
+cleanup() {
+	# (only a failing test enables it at the top level)
+	[ -z "$top_was_on" ] &&
+		echo 0 > "$TRACEFS/events/$event/enable" 2> /dev/null
+	[ -n "$fifo_writer" ] && kill "$fifo_writer" 2> /dev/null
+	if [ -d "$idir" ]; then
+		echo 0 > "$idir/events/enable"
+		rmdir "$idir"
+	fi
+	vt_cleanup_tmp
+}
+trap cleanup EXIT
+
+ktap_print_header
+vt_require_root
+vt_require_tracefs
+top_was_on=$(grep -x "${event%/*}:${event#*/}" "$TRACEFS/set_event")
+
+ktap_set_plan 1
+
+# vt_run_in DIR ARGS...: vt_run with VTRACE_STATE_DIR=DIR.
+vt_run_in() {
+	state=$1
+	shift
+	VTRACE_STATE_DIR=$state "$VTRACE" "$@" > "$VT_TMP/out" 2> "$VT_TMP/err"
+	rc=$?
+	out=$(cat "$VT_TMP/out")
+	err=$(cat "$VT_TMP/err")
+}
+
+# The issue's exploit: a state directory another user made, with a link
+# to a victim where the instance's marker goes. Refused before anything
+# changes; the victim keeps its text. Then one of ours that others may
+# write to, and a link planted in ours (followed by nothing).
+echo victim > "$work/victim"
+mkdir "$work/foreign" "$work/open" "$work/ours"
+ln -s "$work/victim" "$work/foreign/instance-$inst"
+chown 65534 "$work/foreign"
+chmod 775 "$work/open"
+for dir in foreign open; do
+	vt_run_in "$work/$dir" enable --instance $inst $event
+	why="owned by another user"
+	[ $dir = open ] && why="others may write to it"
+	expect [ "$rc" = 1 ]
+	expect [ "$err" = "vtrace: error: cannot note the instance vtrace creates: state directory $work/$dir is not trusted: $why" ]
+	expect [ ! -d "$idir" ]
+	expect [ "$out" = "" ]
+done
+# The tags of a category go in the state directory too: a top level
+# enable of one (gfx has a userspace tag) is refused before its events
+# change.
+printf 'gfx\n %s\n' $event > "$work/gfx.txt"
+before=$(cat "$TRACEFS/set_event")
+vt_run_in "$work/foreign" enable -f "$work/gfx.txt" gfx
+expect [ "$rc" = 1 ]
+expect [ "$err" = "vtrace: error: cannot enable the userspace atrace tags: state directory $work/foreign is not trusted: owned by another user" ]
+expect [ "$(cat "$TRACEFS/set_event")" = "$before" ]
+ln -s "$work/victim" "$work/ours/instance-$inst"
+vt_run_in "$work/ours" enable --instance $inst $event
+expect [ "$rc" = 0 ]
+expect [ "$err" = "" ]
+expect [ -f "$work/ours/instance-$inst" ] && [ ! -L "$work/ours/instance-$inst" ]
+vt_run_in "$work/ours" disable --all --instance $inst
+expect [ "$rc" = 0 ]
+expect [ ! -d "$idir" ]
+expect [ "$(cat "$work/victim")" = victim ]
+result foreign_state_dir_refused_links_never_followed
+
