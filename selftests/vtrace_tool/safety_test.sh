@@ -34,7 +34,7 @@ vt_require_root
 vt_require_tracefs
 top_was_on=$(grep -x "${event%/*}:${event#*/}" "$TRACEFS/set_event")
 
-ktap_set_plan 1
+ktap_set_plan 2
 
 # vt_run_in DIR ARGS...: vt_run with VTRACE_STATE_DIR=DIR.
 vt_run_in() {
@@ -84,3 +84,29 @@ expect [ ! -d "$idir" ]
 expect [ "$(cat "$work/victim")" = victim ]
 result foreign_state_dir_refused_links_never_followed
 
+# mode_of FILE: its permission bits, octal.
+mode_of() {
+	stat -c %a "$1"
+}
+
+# Traces hold kallsyms and every saved command line: 0600 whatever the
+# umask, in every format, recorded or converted.
+umask 022
+vt_run record --instance $inst -e $event -t 200ms -o "$work/t.dat"
+expect [ "$rc" = 0 ]
+vt_run record --instance $inst -e $event -t 200ms -o "$work/t.pftrace"
+expect [ "$rc" = 0 ]
+vt_run convert "$work/t.dat" "$work/c.pftrace" --quiet
+expect [ "$rc" = 0 ]
+vt_run convert "$work/t.dat" "$work/c.trace" --quiet
+expect [ "$rc" = 0 ]
+vt_run profile "$work/c.trace" --dot "$work/c.dot"
+expect [ "$rc" = 0 ]
+modes=
+for f in t.dat t.pftrace c.pftrace c.trace c.dot; do
+	modes="$modes $f:$(mode_of "$work/$f")"
+done
+expect [ "$modes" = " t.dat:600 t.pftrace:600 c.pftrace:600 c.trace:600 c.dot:600" ]
+[ "$modes" = " t.dat:600 t.pftrace:600 c.pftrace:600 c.trace:600 c.dot:600" ] ||
+	ktap_print_msg "modes:$modes"
+result outputs_are_created_0600

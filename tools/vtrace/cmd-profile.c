@@ -6,6 +6,7 @@
  * The numbers are the library's (profile.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -182,12 +183,18 @@ static int print_json(const struct vt_profile *p)
 static int write_dot(const struct vt_profile *p, const char *path,
 		     unsigned int threshold)
 {
-	FILE *f = fopen(path, "w");
-	int ret;
+	int ret, fd, flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+	FILE *f;
 
+	/* Like a trace, the graph is the user's alone (see output-file.h). */
+	fd = open(path, flags, 0600);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
-		vtrace_err("profile: %s: %s", path, strerror(errno));
-		return -errno;
+		ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		vtrace_err("profile: %s: %s", path, strerror(-ret));
+		return ret;
 	}
 	ret = vt_profile_write_dot(p, f, threshold);
 	if (fclose(f) && !ret)

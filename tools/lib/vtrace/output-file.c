@@ -42,22 +42,13 @@ int vt_output_file_create(struct vt_output_file *out, const char *path)
 	return 0;
 }
 
-/* The process umask (read by setting it, so set it back). */
-static mode_t umask_of_process(void)
-{
-	mode_t mask = umask(0);
-
-	umask(mask);
-	return mask;
-}
-
 int vt_output_file_commit(struct vt_output_file *out, bool durable)
 {
 	int ret = 0;
 
 	if (durable && fsync(out->fd))
 		ret = -errno;
-	if (!ret && fchmod(out->fd, 0666 & ~umask_of_process()))
+	if (!ret && fchmod(out->fd, VT_OUTPUT_FILE_MODE))
 		ret = -errno;
 	if (close(out->fd) && !ret)
 		ret = -errno;

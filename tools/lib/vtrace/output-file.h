@@ -10,6 +10,13 @@
 
 #include <stdbool.h>
 
+/*
+ * Every file vtrace writes a trace into: a trace holds kernel addresses
+ * (kallsyms) and every saved command line, which tracefs itself shows
+ * root alone. The user may chmod it.
+ */
+#define VT_OUTPUT_FILE_MODE 0600
+
 /**
  * struct vt_output_file - an output being written
  * @path: the final name
@@ -38,8 +45,8 @@ int vt_output_file_create(struct vt_output_file *out, const char *path);
  * @durable: fsync the data first (a recording, which exists nowhere
  *	else), or not (a conversion, whose source is still there)
  *
- * The file gets the permissions a new file would get (0666 less the
- * umask). On failure the temporary file is removed.
+ * The file gets mode %VT_OUTPUT_FILE_MODE, whatever the umask. On failure
+ * the temporary file is removed.
  *
  * Return: 0 or a negative errno.
  */

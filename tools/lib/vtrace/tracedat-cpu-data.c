@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "file-io.h"
+#include "output-file.h"
 #include "tracedat-cpu-data.h"
 
 /* Largest span of shares tried; halved until the file system takes it. */
@@ -153,7 +154,7 @@ static int open_temporary_files(struct vt_cpu_data *d)
 			return -ENOMEM;
 		}
 		c->fd = open(c->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
-			     0644);
+			     VT_OUTPUT_FILE_MODE);
 		if (c->fd < 0)
 			return vt_tracedat_err_set(d->err, -errno,
 						   "creating %s", c->path);

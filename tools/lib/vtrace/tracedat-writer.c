@@ -30,6 +30,7 @@
 #include <tracefs.h>
 
 #include "file-io.h"
+#include "output-file.h"
 #include "tracedat-cpu-data.h"
 #include "tracedat-format.h"
 #include "tracedat-writer.h"
@@ -480,7 +481,8 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
 		return -ENOMEM;
 	}
 
-	td->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	td->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+		      VT_OUTPUT_FILE_MODE);
 	if (td->fd < 0) {
 		ret = -errno;
 		free_tracedat(td, false);
