@@ -57,14 +57,16 @@ if ! complete; then
 	for deb in "$tmp"/debs/*.deb; do
 		dpkg -x "$deb" "$tmp/root"
 	done
-	# The .pc files say prefix=/usr: point them at the unpacked tree, so
-	# that PKG_CONFIG_LIBDIR alone selects the arm64 headers and libraries.
-	sed -i "s|^prefix=.*|prefix=$root/usr|" \
-		"$tmp/root/usr/lib/$triplet/pkgconfig"/*.pc
 	echo "$want" >"$tmp/root/.stamp"
 	rm -rf "$dest"
 	mv "$tmp" "$dest"
 fi
+
+# The .pc files say prefix=/usr: point them at the unpacked tree, so that
+# PKG_CONFIG_LIBDIR alone selects the arm64 headers and libraries.  Relative
+# to the .pc file, as worktrees share .cache/ through a link and come and go;
+# done on every run, which also mends a cache with an absolute prefix.
+sed -i 's|^prefix=.*|prefix=${pcfiledir}/../../..|' "$pcdir"/*.pc
 
 complete || {
 	echo "fetch-arm64-libs: the unpacked packages lack libtracefs.a or libtraceevent.a" >&2
