@@ -6,8 +6,9 @@
 # kernel's headers, the default build has no trace_printk in it,
 # checkpatch --strict is clean on every C file (module/, tools/,
 # selftests/), they are formatted with the kernel's .clang-format,
-# kernel-doc -none -Wall finds nothing in the libraries (tools/lib/), and
-# the device-tree overlays in dts/ compile without a dtc warning.
+# kernel-doc -none -Wall finds nothing in the libraries (tools/lib/), the
+# device-tree overlays in dts/ compile without a dtc warning, and dt-schema
+# accepts the bindings and validates the overlays against them.
 # --no-module skips the module builds (minutes): the checks of the files
 # alone, for running before landing.
 
@@ -29,7 +30,7 @@ result() {
 }
 
 echo "TAP version 13"
-echo "1..$((${#targets[@]} + (${#targets[@]} > 0) + 5))"
+echo "1..$((${#targets[@]} + (${#targets[@]} > 0) + 6))"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -121,3 +122,10 @@ dtc_out=$(make -s -C "$top/dts" check 2>&1)
 dtc_problems=$(grep -c . <<<"$dtc_out")
 [ "$dtc_problems" = 0 ] || sed 's/^/# /' <<<"$dtc_out"
 result "$dtc_problems" "dts/ overlays compile without dtc warnings: $dtc_problems lines"
+
+# dt-doc-validate on Documentation/devicetree/bindings, dt-validate of each
+# overlay applied to a minimal tree (dts/Makefile says why).
+dt_out=$(make -s -C "$top/dts" validate 2>&1)
+dt_problems=$(grep -c . <<<"$dt_out")
+[ "$dt_problems" = 0 ] || sed 's/^/# /' <<<"$dt_out"
+result "$dt_problems" "dt-schema: bindings and dts/ overlays validate: $dt_problems lines"
