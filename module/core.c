@@ -39,9 +39,15 @@ static int __init vtrace_init(void)
 {
 	int ret;
 
+	/*
+	 * Without debugfs (debugfs=off, CONFIG_DEBUG_FS=n) the root is an
+	 * error pointer, under which debugfs creates nothing: the events,
+	 * sim_autostart and the device-tree node do not need the files.
+	 */
 	vtrace_debugfs_root = debugfs_create_dir("vtrace", NULL);
 	if (IS_ERR(vtrace_debugfs_root))
-		return PTR_ERR(vtrace_debugfs_root);
+		pr_notice("no debugfs (%pe): no emit, sim/ or burst/ control files; the events and the simulator work\n",
+			  vtrace_debugfs_root);
 
 	vtrace_emit_init(vtrace_debugfs_root);
 	vtrace_burst_init(vtrace_debugfs_root);

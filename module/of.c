@@ -39,14 +39,21 @@ static int vtrace_of_probe(struct platform_device *pdev)
 	struct device *dev = &pdev->dev;
 	const char *dt_names[VTRACE_SIM_NR_TMUS];
 	const char **names;
-	int ret, i;
+	int nr, ret, i;
 
+	/* Counted first: reading the array would silently drop extras. */
+	nr = of_property_count_strings(dev->of_node, "vtrace,tmu-names");
+	if (nr < 0)
+		return dev_err_probe(dev, nr,
+				     "vtrace,tmu-names is missing or not a list of strings\n");
+	if (nr != VTRACE_SIM_NR_TMUS)
+		return dev_err_probe(dev, -EINVAL,
+				     "vtrace,tmu-names has %d names for the %d zones (big, mid, little, gpu)\n",
+				     nr, VTRACE_SIM_NR_TMUS);
 	ret = of_property_read_string_array(dev->of_node, "vtrace,tmu-names",
 					    dt_names, VTRACE_SIM_NR_TMUS);
-	if (ret != VTRACE_SIM_NR_TMUS)
-		return dev_err_probe(dev, ret < 0 ? ret : -EINVAL,
-				     "vtrace,tmu-names needs %d names (big, mid, little, gpu)\n",
-				     VTRACE_SIM_NR_TMUS);
+	if (ret < 0)
+		return ret;
 	names = devm_kcalloc(dev, VTRACE_SIM_NR_TMUS, sizeof(*names),
 			     GFP_KERNEL);
 	if (!names)

@@ -47,7 +47,14 @@ module_param(sim_seed, ullong, 0444);
 MODULE_PARM_DESC(sim_seed, "Initial simulator PRNG seed");
 
 #define SIM_PERIOD_MS_MAX	60000
-#define SIM_STEPS_PER_WRITE_MAX	10000000
+/* Most steps one sim/step write runs; more is refused with -E2BIG. */
+#define SIM_STEPS_PER_WRITE_MAX	1000000
+/*
+ * Steps run under one hold of the lock by a sim/step write: a stop, a
+ * control write or a periodic step waits for at most this many, and a
+ * signal ends the write after at most this many more.
+ */
+#define SIM_STEPS_PER_LOCK	64
 
 /* The simulated GPU: kbase device 0, one L2 slice and tiler, 7 shaders. */
 #define SIM_GPU_ID		0
@@ -445,20 +452,24 @@ static void sim_stop(struct vtrace_sim *s)
 
 static int sim_run_steps(struct vtrace_sim *s, u64 nr_steps)
 {
+	u64 done = 0, batch;
 	int ret = 0;
-	u64 i;
 
-	mutex_lock(&s->lock);
-	for (i = 0; i < nr_steps; i++) {
-		sim_step(s);
-		if (fatal_signal_pending(current)) {
+	for (;;) {
+		batch = min_t(u64, nr_steps - done, SIM_STEPS_PER_LOCK);
+		mutex_lock(&s->lock);
+		for (; batch; batch--, done++)
+			sim_step(s);
+		mutex_unlock(&s->lock);
+		if (done == nr_steps)
+			break;
+		if (signal_pending(current)) {
 			ret = -EINTR;
 			break;
 		}
 		cond_resched();
 	}
-	mutex_unlock(&s->lock);
-	vtrace_dbg(VTRACE_DBG_CONTROL, "vtrace: sim ran %llu steps\n", i);
+	vtrace_dbg(VTRACE_DBG_CONTROL, "vtrace: sim ran %llu steps\n", done);
 	return ret;
 }
 
@@ -535,8 +546,10 @@ DEFINE_DEBUGFS_ATTRIBUTE(sim_seed_fops, sim_seed_get, sim_seed_set, "%llu\n");
 
 static int sim_step_set(void *data, u64 val)
 {
-	if (val < 1 || val > SIM_STEPS_PER_WRITE_MAX)
+	if (val < 1)
 		return -ERANGE;
+	if (val > SIM_STEPS_PER_WRITE_MAX)
+		return -E2BIG;
 	return sim_run_steps(data, val);
 }
 

@@ -16,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
 #include "vtrace_test.h"
+#include "writer.h"
 
 #define WARMUP_CYCLES 3
 #define CYCLES 100
@@ -244,6 +246,54 @@ TEST_F(load_unload, open_file_pins_module)
 	EXPECT_TRUE(vt_module_loaded());
 	close(fd);
 	EXPECT_EQ(0, vt_module_unload());
+	EXPECT_FALSE(vt_module_loaded());
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * During a long sim/step write, rmmod is refused at once (the writer's
+ * open file pins the module); a signal the writer catches ends the write
+ * at once, and then rmmod succeeds.
+ */
+TEST_F(load_unload, rmmod_during_long_step)
+{
+	uint64_t steps = 0, t0, ms;
+	pid_t pid;
+	int i, ret;
+
+	pid = vt_writer_start("sim/step", "1000000");
+	ASSERT_LT(0, pid);
+	for (i = 0; i < 500 && !steps; i++) {
+		usleep(10000);
+		ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &steps));
+	}
+	ASSERT_LT(0, steps);
+
+	t0 = now_ms();
+	EXPECT_EQ(-1, syscall(SYS_delete_module, VT_MODULE_NAME, O_NONBLOCK));
+	EXPECT_EQ(EWOULDBLOCK, errno);
+	EXPECT_GT(500, now_ms() - t0);
+
+	t0 = now_ms();
+	ASSERT_EQ(0, kill(pid, SIGUSR1));
+	ret = vt_writer_wait(pid, 2000);
+	if (ret == -ETIMEDOUT) {
+		kill(pid, SIGKILL);
+		vt_writer_wait(pid, 60000);
+	}
+	EXPECT_EQ(EINTR, ret);
+	EXPECT_EQ(0, vt_module_unload());
+	ms = now_ms() - t0;
+	TH_LOG("write ended and module unloaded %llu ms after SIGUSR1",
+	       (unsigned long long)ms);
+	EXPECT_GT(1000, ms);
 	EXPECT_FALSE(vt_module_loaded());
 }
 

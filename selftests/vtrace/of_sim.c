@@ -5,13 +5,17 @@
  * sim/tmu_names and in every thermal_exynos_arm_update event; unbinding
  * the device brings back the defaults, binding it again the board's names.
  * Without the node (x86, and arm64 without the overlay) the names are the
- * defaults.  The rig boots its arm64 guest with dts/vtrace-sim.dtso.
+ * defaults.  The rig boots its arm64 guest with dts/vtrace-sim.dtso, and
+ * with of_sim_refused.dtso's bad nodes, which the driver must refuse.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "kmsg.h"
 #include "vtrace_test.h"
 
 #define DT_NODE "/sys/firmware/devicetree/base/vtrace-sim"
@@ -21,6 +25,23 @@
 #define STEPS "4000"
 
 static const char *const default_names = "BIG MID LITTLE GPU";
+
+/* of_sim_refused.dtso's nodes, and the probe's message for each. */
+static const struct {
+	const char *device;
+	const char *message;
+} refused[] = {
+	{
+		.device = "vtrace-sim-five-names",
+		.message =
+			"vtrace vtrace-sim-five-names: error -EINVAL: vtrace,tmu-names has 5 names for the 4 zones (big, mid, little, gpu)",
+	},
+	{
+		.device = "vtrace-sim-latin1-name",
+		.message =
+			"vtrace vtrace-sim-latin1-name: error -EINVAL: vtrace,tmu-names: \"M\\xc9D\" is not 1..15 of [A-Za-z0-9_-]",
+	},
+};
 
 /*
  * The node's vtrace,tmu-names (NUL-separated in sysfs) as "A B C D", or
@@ -176,6 +197,39 @@ TEST_F(of_sim, unbind_restores_the_defaults_bind_the_board_names)
 	ASSERT_EQ(0, sim_names(names, sizeof(names)));
 	EXPECT_STREQ(self->dt, names);
 	expect_names_in_events(_metadata, &self->inst, self->dt);
+}
+
+/*
+ * Each bad node stays unbound: binding it fails with -EINVAL and logs
+ * exactly one line saying why, and the board's node stays bound.
+ */
+TEST(refused_nodes)
+{
+	char path[256];
+	size_t i;
+	int fd;
+
+	if (vt_skip_reason())
+		SKIP(return, "%s", vt_skip_reason());
+	if (!vt_exists("/sys/bus/platform/devices/vtrace-sim-five-names"))
+		SKIP(return, "no of_sim_refused.dtso nodes in the device tree");
+	fd = vt_kmsg_open_at_end();
+	ASSERT_LE(0, fd);
+	for (i = 0; i < ARRAY_SIZE(refused); i++) {
+		snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s",
+			 refused[i].device);
+		EXPECT_TRUE(vt_exists(path)) TH_LOG("no %s", path);
+		snprintf(path, sizeof(path), DRIVER "/%s", refused[i].device);
+		EXPECT_FALSE(vt_exists(path)) TH_LOG("%s is bound", path);
+		EXPECT_EQ(-EINVAL,
+			  vt_write_str(DRIVER "/bind", refused[i].device))
+		TH_LOG("bind %s", refused[i].device);
+		EXPECT_FALSE(vt_exists(path)) TH_LOG("%s is bound", path);
+		EXPECT_EQ(1, vt_kmsg_count(fd, refused[i].message))
+		TH_LOG("dmesg: %s", refused[i].message);
+	}
+	EXPECT_TRUE(vt_exists(DRIVER "/" DEVICE));
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

@@ -6,6 +6,7 @@
  * power domains move one level at a time with core masks that match.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "../kselftest_harness.h"
 #include "vtrace_test.h"
+#include "writer.h"
 
 /* Power levels and core types (module/include/trace/events/mali.h). */
 enum { OFF, GLOBAL, COREGROUP, STACKS };
@@ -24,6 +26,7 @@ enum { OFF, GLOBAL, COREGROUP, STACKS };
 #define SIM_SHADER_CORES 7
 
 #define STEP_CHUNK 500 /* steps between two buffer drains */
+#define STEPS_PER_WRITE_MAX 1000000 /* more is refused with -E2BIG */
 
 enum sim_kind { POWER, PM_STATUS, PRESSURE, ARM_UPDATE, NR_KINDS };
 
@@ -437,6 +440,71 @@ TEST_F(sim, periodic)
 	EXPECT_EQ(0, self->trace.foreign);
 }
 
+/* Steps run so far, once they have started; 0 if none start in 5 s. */
+static uint64_t steps_started(void)
+{
+	uint64_t steps = 0;
+	int i;
+
+	for (i = 0; i < 500 && !steps; i++) {
+		usleep(10000);
+		if (vt_ctl_read_u64("sim/steps", &steps))
+			return 0;
+	}
+	return steps;
+}
+
+/*
+ * While a write of the most steps runs, stopping and configuring the
+ * simulator return at once and the run goes on; a signal the writer
+ * catches (not a fatal one) ends the write with EINTR at once.
+ */
+TEST_F(sim, long_step_yields_and_is_interruptible)
+{
+	uint64_t t0, s1, s2, s3, s4, ms;
+	char max[32];
+	pid_t pid;
+	int ret;
+
+	ASSERT_EQ(0, vt_ctl_write("sim/seed", "5"));
+	snprintf(max, sizeof(max), "%d", STEPS_PER_WRITE_MAX);
+	pid = vt_writer_start("sim/step", max);
+	ASSERT_LT(0, pid);
+	ASSERT_LT(0, steps_started());
+
+	t0 = now_ms();
+	EXPECT_EQ(0, vt_ctl_write("sim/period_ms", "100"));
+	EXPECT_EQ(0, vt_ctl_write("sim/running", "1"));
+	EXPECT_EQ(0, vt_ctl_write("sim/running", "0"));
+	ms = now_ms() - t0;
+	TH_LOG("period_ms=100, running=1, running=0 took %llu ms",
+	       (unsigned long long)ms);
+	EXPECT_GT(500, ms);
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &s1));
+	usleep(100000);
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &s2));
+	EXPECT_LT(s1, s2) TH_LOG("the run ended or stalled");
+
+	t0 = now_ms();
+	ASSERT_EQ(0, kill(pid, SIGUSR1));
+	ret = vt_writer_wait(pid, 2000);
+	ms = now_ms() - t0;
+	if (ret == -ETIMEDOUT) {
+		kill(pid, SIGKILL);
+		vt_writer_wait(pid, 60000);
+	}
+	EXPECT_EQ(EINTR, ret);
+	TH_LOG("the write ended %llu ms after SIGUSR1", (unsigned long long)ms);
+	EXPECT_GT(500, ms);
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &s3));
+	EXPECT_GT(STEPS_PER_WRITE_MAX, s3);
+	usleep(50000);
+	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &s4));
+	EXPECT_EQ(s3, s4);
+	TH_LOG("%llu of %d steps ran", (unsigned long long)s3,
+	       STEPS_PER_WRITE_MAX);
+}
+
 /* Out-of-range control values are refused and change nothing. */
 TEST_F(sim, bad_values)
 {
@@ -451,7 +519,9 @@ TEST_F(sim, bad_values)
 	EXPECT_EQ(-ERANGE, vt_ctl_write("sim/running", "2"));
 	ASSERT_EQ(0, vt_ctl_write("sim/seed", "9"));
 	EXPECT_EQ(-ERANGE, vt_ctl_write("sim/step", "0"));
-	EXPECT_EQ(-ERANGE, vt_ctl_write("sim/step", "10000001"));
+	EXPECT_EQ(-E2BIG, vt_ctl_write("sim/step", "1000001"));
+	EXPECT_EQ(-E2BIG, vt_ctl_write("sim/step", "10000000"));
+	EXPECT_EQ(-E2BIG, vt_ctl_write("sim/step", "0xffffffffffffffff"));
 	ASSERT_EQ(0, vt_ctl_read_u64("sim/steps", &val));
 	EXPECT_EQ(0, val);
 }

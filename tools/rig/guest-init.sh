@@ -16,7 +16,8 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
-mount -t debugfs debugfs /sys/kernel/debug
+# Absent under debugfs=off (the no_debugfs boot).
+[ -d /sys/kernel/debug ] && mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing
 mkdir -p "$VTRACE_OUT"
 
@@ -67,6 +68,17 @@ run_tests() {
 	echo "### vtrace-dmesg END"
 }
 
+# The debugfs=off boot: one test, which loads the module itself.
+run_no_debugfs() {
+	entry=vtrace:no_debugfs
+	echo "### vtrace-test BEGIN $entry"
+	(cd /vtrace/selftests/vtrace && timeout 120 ./no_debugfs)
+	echo "### vtrace-test END $entry rc=$?"
+	echo "### vtrace-dmesg BEGIN"
+	dmesg
+	echo "### vtrace-dmesg END"
+}
+
 run_bench() {
 	insmod "$VTRACE_KO" || return
 	echo "### vtrace-bench BEGIN"
@@ -78,6 +90,7 @@ run_bench() {
 case "$mode" in
 demo) run_demo ;;
 bench) run_bench ;;
+no_debugfs) run_no_debugfs ;;
 *) run_tests ;;
 esac
 

@@ -5,6 +5,8 @@
 # the helper and every selftests/ directory for TARGET's kernel and arch, pack
 # them into a busybox initramfs, boot the Debian kernel under QEMU (TCG) and
 # check the console.  TARGET: 6.12-amd64, 6.12-arm64 or 6.1-amd64.
+# VTRACE_SELFTESTS="vtrace ..." limits the selftests/ directories built and
+# run (default: all of them).
 #
 # Without --demo, the guest runs the kselftests and the result of the console
 # check is printed by console-check.sh; the exit status is non-zero on any
@@ -92,6 +94,10 @@ fi
 for mk in "$work"/src/selftests/*/Makefile; do
 	dir=$(dirname "$mk")
 	name=$(basename "$dir")
+	if [ -n "${VTRACE_SELFTESTS:-}" ] &&
+		! grep -qw -- "$name" <<<"$VTRACE_SELFTESTS"; then
+		continue
+	fi
 	log "building selftests/$name"
 	make -s -C "$dir" >>"$work/build.log" 2>&1 &&
 		make -s -C "$dir" install INSTALL_PATH="$stage/vtrace/selftests/$name" \
@@ -144,15 +150,20 @@ machine+=(-m 1024 -smp 2)
 
 # arm64 boots with dts/vtrace-sim.dtso applied to the virt machine's own
 # device tree, as a board's boot loader applies an overlay: the module's
-# "vtrace,sim" driver binds to it (selftests/vtrace/of_sim).
+# "vtrace,sim" driver binds to it (selftests/vtrace/of_sim).  The nodes it
+# must refuse come with it (selftests/vtrace/of_sim_refused.dtso).
 dtb=()
 if [ "$ARCH" = arm64 ]; then
 	log "applying dts/vtrace-sim.dtso to the virt machine's device tree"
+	refused="$work/src/selftests/vtrace/of_sim_refused"
 	make -s -C "$work/src/dts" >>"$work/build.log" 2>&1 &&
+		dtc -@ -I dts -O dtb -o "$refused.dtbo" "$refused.dtso" \
+			>>"$work/build.log" 2>&1 &&
 		"$QEMU" "${machine[@]}" -machine dumpdtb="$work/virt.dtb" \
 			-nographic </dev/null >>"$work/build.log" 2>&1 &&
 		fdtoverlay -i "$work/virt.dtb" -o "$work/virt-vtrace.dtb" \
-			"$work/src/dts/vtrace-sim.dtbo" >>"$work/build.log" 2>&1 ||
+			"$work/src/dts/vtrace-sim.dtbo" "$refused.dtbo" \
+			>>"$work/build.log" 2>&1 ||
 		{ cat "$work/build.log" >&2; exit 1; }
 	dtb=(-dtb "$work/virt-vtrace.dtb")
 fi
@@ -170,6 +181,22 @@ set -e
 if [ "$qemu_rc" = 124 ]; then
 	log "guest timed out after ${guest_timeout}s"
 	echo "### vtrace-error guest timed out after ${guest_timeout}s" >>"$console"
+fi
+
+# A second, short boot without debugfs: the module still loads, and its
+# events and simulator still work (selftests/vtrace/no_debugfs).
+if [ "$mode" = tests ] && [ -x "$stage/vtrace/selftests/vtrace/no_debugfs" ]; then
+	log "booting $KVER with debugfs=off"
+	set +e
+	timeout 300 "$QEMU" "${machine[@]}" "${dtb[@]}" \
+		-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$work/initramfs.gz" \
+		-append "console=$CONSOLE panic=-1 loglevel=3 debugfs=off vtrace.mode=no_debugfs" \
+		</dev/null | stdbuf -oL tr -d '\r' >>"$console"
+	qemu_rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$qemu_rc" = 124 ]; then
+		echo "### vtrace-error debugfs=off guest timed out after 300s" >>"$console"
+	fi
 fi
 
 [ "$mode" = demo ] && exit 0
@@ -208,7 +235,12 @@ env -u LDFLAGS -u ARCH -u CROSS_COMPILE -u PKG_CONFIG_LIBDIR \
 export KSHARK_LOAD="$work/host-tools/kshark/kshark_load"
 for check in "$top"/selftests/*/check_guest_artifacts.sh; do
 	[ -x "$check" ] || continue
-	name="$(basename "$(dirname "$check")"):$(basename "$check")"
+	dir=$(basename "$(dirname "$check")")
+	if [ -n "${VTRACE_SELFTESTS:-}" ] &&
+		! grep -qw -- "$dir" <<<"$VTRACE_SELFTESTS"; then
+		continue
+	fi
+	name="$dir:$(basename "$check")"
 	{
 		echo "### vtrace-test BEGIN $name"
 		rc=0
