@@ -149,7 +149,7 @@ struct sim_tmu_state {
  * @period_ms:	step period, in simulated and in real time
  * @seed:	seed of the last reset
  * @rnd:	PRNG state
- * @steps:	steps since the last reset
+ * @steps:	steps since the last reset (read without @lock)
  * @now_ns:	simulated clock, @steps * period
  * @load:	simulated loads, in percent
  * @gpu_level:	current &enum mali_power_level
@@ -203,7 +203,7 @@ static void sim_reset(struct vtrace_sim *s, u64 seed)
 
 	s->seed = seed;
 	prandom_seed_state(&s->rnd, seed);
-	s->steps = 0;
+	WRITE_ONCE(s->steps, 0);
 	s->now_ns = 0;
 	for (i = 0; i < SIM_NR_LOADS; i++)
 		s->load[i] = 0;
@@ -399,7 +399,7 @@ static void sim_step(struct vtrace_sim *s)
 
 	lockdep_assert_held(&s->lock);
 
-	s->steps++;
+	WRITE_ONCE(s->steps, s->steps + 1);
 	s->now_ns += (u64)s->period_ms * NSEC_PER_MSEC;
 	sim_update_loads(s);
 	vtrace_dbg(VTRACE_DBG_SIM,
@@ -555,13 +555,16 @@ static int sim_step_set(void *data, u64 val)
 
 DEFINE_DEBUGFS_ATTRIBUTE(sim_step_fops, NULL, sim_step_set, "%llu\n");
 
+/*
+ * Without the lock: a long sim/step write takes it back right after each
+ * batch, and under a single-threaded TCG guest a reader waiting for it
+ * could wait for the whole run.
+ */
 static int sim_steps_get(void *data, u64 *val)
 {
 	struct vtrace_sim *s = data;
 
-	mutex_lock(&s->lock);
-	*val = s->steps;
-	mutex_unlock(&s->lock);
+	*val = READ_ONCE(s->steps);
 	return 0;
 }
 
