@@ -15,7 +15,85 @@
 /* mali_pm_status event_id of every burst event, outside the core types. */
 #define VTRACE_BURST_EVENT_ID	0x10000
 
+/* Largest number of elements of an array field that emit accepts. */
+#define VTRACE_EMIT_MAX_ELEMS	16
+
+/**
+ * enum vtrace_field_kind - how emit reads and checks a field's value
+ * @VTRACE_FIELD_UINT:	unsigned integer of vtrace_event_field.size bytes
+ * @VTRACE_FIELD_SINT:	signed integer of vtrace_event_field.size bytes
+ * @VTRACE_FIELD_BOOL:	0 or 1
+ * @VTRACE_FIELD_STR:	one token of [A-Za-z0-9_-]
+ * @VTRACE_FIELD_U32S:	1 to .len comma-separated u32 (a dynamic array)
+ * @VTRACE_FIELD_U64S:	1 to .len comma-separated u64, the rest zero
+ * @VTRACE_FIELD_CPUS:	comma-separated possible CPU numbers (a bitmask)
+ * @VTRACE_FIELD_LEN:	unsigned, the element count of field .of
+ */
+enum vtrace_field_kind {
+	VTRACE_FIELD_UINT,
+	VTRACE_FIELD_SINT,
+	VTRACE_FIELD_BOOL,
+	VTRACE_FIELD_STR,
+	VTRACE_FIELD_U32S,
+	VTRACE_FIELD_U64S,
+	VTRACE_FIELD_CPUS,
+	VTRACE_FIELD_LEN,
+};
+
+/**
+ * struct vtrace_event_field - one field of a vendor event, for emit
+ * @name:	the field's name in the event's format
+ * @kind:	how its value is given
+ * @size:	bytes of the integer, or of one array element
+ * @len:	array fields: most (U32S) or exact (U64S) number of elements
+ * @of:		VTRACE_FIELD_LEN: name of the array field it counts
+ */
+struct vtrace_event_field {
+	const char *name;
+	enum vtrace_field_kind kind;
+	unsigned int size;
+	unsigned int len;
+	const char *of;
+};
+
+/**
+ * struct vtrace_emit_value - a parsed field value, as its tracepoint
+ *	argument takes it
+ * @num:	integers and bools (negative ones as two's complement)
+ * @str:	strings ("" when not given)
+ * @ptr:	arrays: the u32s, u64s or struct cpumask
+ * @count:	arrays: number of elements given
+ */
+struct vtrace_emit_value {
+	u64 num;
+	const char *str;
+	const void *ptr;
+	unsigned int count;
+};
+
+/**
+ * struct vtrace_event_desc - a vendor event, from event-table.h
+ * @system:	its TRACE_SYSTEM
+ * @name:	its name
+ * @fields:	its fields, in format order
+ * @nr_fields:	number of @fields
+ * @emit:	emits it from one value per field, in @fields order (@ev is
+ *		this descriptor)
+ */
+struct vtrace_event_desc {
+	const char *system;
+	const char *name;
+	const struct vtrace_event_field *fields;
+	unsigned int nr_fields;
+	void (*emit)(const struct vtrace_event_desc *ev,
+		     const struct vtrace_emit_value *values);
+};
+
+extern const struct vtrace_event_desc vtrace_events[];
+extern const unsigned int vtrace_nr_events;
+
 void vtrace_emit_init(struct dentry *root);
+bool vtrace_token_valid(const char *s);
 bool vtrace_tmu_name_valid(const char *name);
 
 /* Simulated thermal zones: big, mid and little CPU clusters, and the GPU. */
