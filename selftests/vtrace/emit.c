@@ -5,6 +5,7 @@
  * values and by decoding trace_pipe_raw), bad commands refused with the
  * contract's errno and nothing recorded, and concurrent writers.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -551,6 +552,314 @@ TEST_F_TIMEOUT(emit, concurrent_writers, 120)
 	free(s);
 }
 
+/*
+ * The generic form for every vendor event, driven by the event's own
+ * format: each field gets a value no other field has (negative for signed
+ * fields, past 32 bits for 64-bit ones), the command records exactly one
+ * event that a filter on every non-array field selects (arrays cannot be
+ * filtered), and the record holds each value at the format's offset.
+ */
+#define VENDOR_SYSTEMS                                         \
+	{                                                      \
+		"mali", "thermal_exynos", "thermal_exynos_gpu" \
+	}
+
+/* A fixed array: "u64 mem_values[4]" (older kernels print the length
+ * expression, which the format parser splits at a blank inside it).
+ */
+static bool fixed_array(const struct vt_field *fld)
+{
+	return strncmp(fld->type, "__data_loc", 10) &&
+	       (strchr(fld->type, '[') || strchr(fld->name, '['));
+}
+
+/* The field's name without a fixed array's "[length]". */
+static void field_name(const struct vt_field *fld, char *buf, size_t size)
+{
+	char decl[192], *end, *start;
+
+	snprintf(decl, sizeof(decl), "%s %s", fld->type, fld->name);
+	end = fixed_array(fld) ? strchr(decl, '[') : decl + strlen(decl);
+	*end = '\0';
+	start = strrchr(decl, ' ');
+	snprintf(buf, size, "%s", start ? start + 1 : decl);
+}
+
+enum value_kind { V_INT, V_BOOL, V_STR, V_U32S, V_U64S, V_CPUS, V_COUNT };
+
+static enum value_kind value_kind(const struct vt_format *f,
+				  const struct vt_field *fld)
+{
+	char array[80];
+
+	if (!strcmp(fld->type, "__data_loc char[]"))
+		return V_STR;
+	if (!strcmp(fld->type, "__data_loc u32[]"))
+		return V_U32S;
+	if (!strcmp(fld->type, "__data_loc unsigned long[]"))
+		return V_CPUS;
+	if (fixed_array(fld))
+		return V_U64S;
+	if (!strcmp(fld->type, "bool"))
+		return V_BOOL;
+	/* FOO_len counts the dynamic array FOO. */
+	if (strlen(fld->name) > 4 &&
+	    !strcmp(fld->name + strlen(fld->name) - 4, "_len")) {
+		snprintf(array, sizeof(array), "%.*s",
+			 (int)strlen(fld->name) - 4, fld->name);
+		if (vt_field(f, array))
+			return V_COUNT;
+	}
+	return V_INT;
+}
+
+/* A value for field @i that no other field of the event has. */
+static int64_t distinct_value(const struct vt_field *fld, int i)
+{
+	int64_t v = i + 1;
+
+	if (fld->size == 8)
+		v |= (int64_t)(i + 1) << 40;
+	else if (fld->size == 4)
+		v |= (int64_t)(i + 1) << 24;
+	else if (fld->size == 2)
+		v |= (int64_t)(i + 1) << 8;
+	return fld->is_signed ? -v : v;
+}
+
+struct generic_case {
+	char cmd[256];
+	char filter[1024];
+	int nr_u32s;
+};
+
+static void build_generic(const char *system, const char *event,
+			  const struct vt_format *f, struct generic_case *gc)
+{
+	size_t cl, fl = 0;
+	int i;
+
+	cl = snprintf(gc->cmd, sizeof(gc->cmd), "%s/%s", system, event);
+	gc->filter[0] = '\0';
+	gc->nr_u32s = 0;
+	for (i = 4; i < f->nr_fields; i++) {
+		const struct vt_field *fld = &f->field[i];
+		char name[64];
+
+		field_name(fld, name, sizeof(name));
+		switch (value_kind(f, fld)) {
+		case V_STR:
+			cl += snprintf(gc->cmd + cl, sizeof(gc->cmd) - cl,
+				       " %s=f%d-X_y", name, i);
+			fl += snprintf(gc->filter + fl, sizeof(gc->filter) - fl,
+				       "%s%s==\"f%d-X_y\"", fl ? " && " : "",
+				       name, i);
+			break;
+		case V_U32S:
+			gc->nr_u32s = 3;
+			cl += snprintf(gc->cmd + cl, sizeof(gc->cmd) - cl,
+				       " %s=%d,%d,0x%x", name, i, i + 1,
+				       0xf0000000 + i);
+			break;
+		case V_U64S:
+			cl += snprintf(gc->cmd + cl, sizeof(gc->cmd) - cl,
+				       " %s=1,2,3,0x%llx", name,
+				       0xf000000000000000ULL + i);
+			break;
+		case V_CPUS:
+			cl += snprintf(gc->cmd + cl, sizeof(gc->cmd) - cl,
+				       " %s=0", name);
+			break;
+		case V_COUNT:
+			/* Not named: emit gives it the array's count. */
+			break;
+		case V_BOOL:
+			cl += snprintf(gc->cmd + cl, sizeof(gc->cmd) - cl,
+				       " %s=1", name);
+			fl += snprintf(gc->filter + fl, sizeof(gc->filter) - fl,
+				       "%s%s==1", fl ? " && " : "", name);
+			break;
+		case V_INT:
+			cl += snprintf(gc->cmd + cl, sizeof(gc->cmd) - cl,
+				       " %s=%lld", name,
+				       (long long)distinct_value(fld, i));
+			fl += snprintf(gc->filter + fl, sizeof(gc->filter) - fl,
+				       "%s%s==%lld", fl ? " && " : "", name,
+				       (long long)distinct_value(fld, i));
+			break;
+		}
+	}
+}
+
+static void check_generic_record(struct __test_metadata *_metadata,
+				 const char *event, const struct vt_format *f,
+				 const struct generic_case *gc,
+				 const unsigned char *data, size_t size)
+{
+	char str[64], want[64];
+	uint32_t loc, u32;
+	uint64_t u64;
+	int i, e;
+
+	for (i = 4; i < f->nr_fields; i++) {
+		const struct vt_field *fld = &f->field[i];
+
+		switch (value_kind(f, fld)) {
+		case V_STR:
+			snprintf(want, sizeof(want), "f%d-X_y", i);
+			ASSERT_LE(0, vt_get_str(fld, data, size, str,
+						sizeof(str)));
+			EXPECT_STREQ(want, str) TH_LOG("%s", event);
+			break;
+		case V_U32S:
+			loc = vt_get_u64(fld, data);
+			ASSERT_EQ(12, loc >> 16) TH_LOG("%s", event);
+			ASSERT_GE(size, (loc & 0xffff) + 12);
+			for (e = 0; e < 3; e++) {
+				memcpy(&u32, data + (loc & 0xffff) + 4 * e, 4);
+				EXPECT_EQ(e < 2 ? (uint32_t)(i + e) :
+						  0xf0000000u + i,
+					  u32)
+				TH_LOG("%s[%d]", event, e);
+			}
+			break;
+		case V_U64S:
+			memcpy(&u64, data + fld->offset + 24, 8);
+			EXPECT_EQ(0xf000000000000000ULL + i, u64);
+			memcpy(&u64, data + fld->offset, 8);
+			EXPECT_EQ(1, u64);
+			break;
+		case V_CPUS:
+			loc = vt_get_u64(fld, data);
+			ASSERT_LE(sizeof(long), loc >> 16);
+			ASSERT_GE(size, (loc & 0xffff) + sizeof(long));
+			memcpy(&u64, data + (loc & 0xffff), sizeof(u64));
+			EXPECT_EQ(1, u64) TH_LOG("%s cpumask", event);
+			break;
+		case V_COUNT:
+			EXPECT_EQ((uint64_t)gc->nr_u32s, vt_get_u64(fld, data));
+			break;
+		case V_BOOL:
+			EXPECT_EQ(1, vt_get_u64(fld, data));
+			break;
+		case V_INT:
+			if (fld->is_signed) {
+				EXPECT_EQ(distinct_value(fld, i),
+					  vt_get_s64(fld, data))
+				TH_LOG("%s %s", event, fld->name);
+			} else {
+				EXPECT_EQ((uint64_t)distinct_value(fld, i),
+					  vt_get_u64(fld, data))
+				TH_LOG("%s %s", event, fld->name);
+			}
+			break;
+		}
+	}
+}
+
+static void emit_generic_one(struct __test_metadata *_metadata,
+			     struct vt_tracing *inst, const char *system,
+			     const char *event)
+{
+	static struct generic_case gc;
+	static struct vt_format f;
+	struct collected c = { 0 };
+	struct vt_consumed seen;
+	struct vt_cpu_stats st;
+	char name[300];
+
+	snprintf(name, sizeof(name), "%s/%s", system, event);
+	ASSERT_EQ(0, vt_format_load(system, event, &f));
+	build_generic(system, event, &f, &gc);
+	ASSERT_EQ(0, vt_tracing_clear(inst));
+	if (gc.filter[0])
+		ASSERT_EQ(0, vt_tracing_filter(inst, name, gc.filter))
+	TH_LOG("%s: filter %s", name, gc.filter);
+	ASSERT_EQ(0, vt_tracing_enable(inst, name, true));
+	EXPECT_EQ((ssize_t)strlen(gc.cmd), vt_emit(gc.cmd))
+	TH_LOG("%s", gc.cmd);
+	ASSERT_EQ(0, vt_total_stats(inst, &st));
+	EXPECT_EQ(1, st.entries) TH_LOG("%s | %s", gc.cmd, gc.filter);
+
+	c.type = f.id;
+	ASSERT_EQ(0, vt_consume_all(inst, collect, &c, &seen));
+	EXPECT_EQ(1, c.nr) TH_LOG("%s", name);
+	if (c.nr == 1)
+		check_generic_record(_metadata, name, &f, &gc, c.data[0],
+				     c.size[0]);
+	ASSERT_EQ(0, vt_tracing_enable(inst, name, false));
+	ASSERT_EQ(0, vt_tracing_filter(inst, name, "0"));
+}
+
+TEST(generic_form_every_event)
+{
+	static const char *const systems[] = VENDOR_SYSTEMS;
+	char path[PATH_MAX], fmt[PATH_MAX + 300];
+	struct vt_tracing inst;
+	struct dirent *de;
+	size_t sys;
+	int n = 0;
+	DIR *dir;
+
+	if (vt_skip_reason())
+		SKIP(return, "%s", vt_skip_reason());
+	ASSERT_EQ(0, vt_instance_create(&inst, "emit_generic"));
+	for (sys = 0; sys < ARRAY_SIZE(systems); sys++) {
+		snprintf(path, sizeof(path), "%s/events/%s", vt_tracefs(),
+			 systems[sys]);
+		dir = opendir(path);
+		ASSERT_NE(NULL, dir);
+		while ((de = readdir(dir))) {
+			snprintf(fmt, sizeof(fmt), "%s/%s/format", path,
+				 de->d_name);
+			if (de->d_name[0] == '.' || !vt_exists(fmt))
+				continue;
+			emit_generic_one(_metadata, &inst, systems[sys],
+					 de->d_name);
+			n++;
+		}
+		closedir(dir);
+	}
+	EXPECT_EQ(0, vt_instance_destroy(&inst));
+	/* The 65 reference events (event_format checks which they are). */
+	EXPECT_EQ(65, n);
+}
+
+/* A value read back after the generic form, for the other fields zero. */
+TEST(generic_form_unnamed_fields_are_zero)
+{
+	const char *event = "thermal_exynos_hard_limit_cdev_update";
+	char name[96], cmd[96];
+	struct collected c = { 0 };
+	struct vt_consumed seen;
+	struct vt_tracing inst;
+	struct vt_format f;
+	char str[16];
+
+	if (vt_skip_reason())
+		SKIP(return, "%s", vt_skip_reason());
+	ASSERT_EQ(0, vt_instance_create(&inst, "emit_zero"));
+	ASSERT_EQ(0, vt_format_load("thermal_exynos", event, &f));
+	snprintf(name, sizeof(name), "thermal_exynos/%s", event);
+	ASSERT_EQ(0, vt_tracing_enable(&inst, name, true));
+	snprintf(cmd, sizeof(cmd), "%s state=0xffffffff", event);
+	ASSERT_EQ((ssize_t)strlen(cmd), vt_emit(cmd));
+	c.type = f.id;
+	ASSERT_EQ(0, vt_consume_all(&inst, collect, &c, &seen));
+	ASSERT_EQ(1, c.nr);
+	ASSERT_LE(0, vt_get_str(vt_field(&f, "tmu_name"), c.data[0], c.size[0],
+				str, sizeof(str)));
+	EXPECT_STREQ("", str);
+	ASSERT_LE(0, vt_get_str(vt_field(&f, "cdev_type"), c.data[0], c.size[0],
+				str, sizeof(str)));
+	EXPECT_STREQ("", str);
+	EXPECT_EQ(0, vt_get_u64(vt_field(&f, "is_hardlimited"), c.data[0]));
+	EXPECT_EQ(0, vt_get_u64(vt_field(&f, "pid_switch_on"), c.data[0]));
+	EXPECT_EQ(0, vt_get_u64(vt_field(&f, "prev_max_state"), c.data[0]));
+	EXPECT_EQ(0xffffffff, vt_get_u64(vt_field(&f, "state"), c.data[0]));
+	EXPECT_EQ(0, vt_instance_destroy(&inst));
+}
+
 FIXTURE(emit_bad)
 {
 	struct vt_tracing inst;
@@ -724,6 +1033,151 @@ FIXTURE_VARIANT_ADD(emit_bad, update_name_latin1_ff) {
 	.err = EINVAL,
 };
 
+FIXTURE_VARIANT_ADD(emit_bad, generic_unknown_field) {
+	.cmd = "mali_jit_trim nope=1",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_duplicate_field) {
+	.cmd = "mali_jit_trim freed_pages=1 freed_pages=2",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_u8_over) {
+	.cmd = "mali_jit_alloc jit_id=256",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_u8_hex_over) {
+	.cmd = "mali_jit_alloc jit_id=0x100",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_unsigned_negative) {
+	.cmd = "mali_jit_alloc jit_id=-1",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_u32_over) {
+	.cmd = "mali_pm_status event_id=0x100000000",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_u64_over) {
+	.cmd = "mali_jit_trim freed_pages=18446744073709551616",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_s16_over) {
+	.cmd = "thermal_exynos_acpm_bulk pid_p=32768",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_s16_under) {
+	.cmd = "thermal_exynos_acpm_bulk pid_p=-32769",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_s32_under) {
+	.cmd = "thermal_exynos_power_allocator_pid err=-2147483649",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_not_a_number) {
+	.cmd = "mali_jit_trim freed_pages=12a",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_empty_value) {
+	.cmd = "mali_jit_trim freed_pages=",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_bool_2) {
+	.cmd = "thermal_exynos_tpu_pause is_paused=2",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_bool_word) {
+	.cmd = "thermal_exynos_tpu_pause is_paused=true",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_string_empty) {
+	.cmd = "thermal_exynos_tpu_pause tmu_name=",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_string_dot) {
+	.cmd = "thermal_exynos_tpu_pause tmu_name=B.G",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_string_latin1) {
+	.cmd = "thermal_exynos_tpu_pause tmu_name=B\xc9G",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_array_empty_element) {
+	.cmd = "thermal_exynos_power_cpu_get_power load=1,,2",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_array_trailing_comma) {
+	.cmd = "thermal_exynos_power_cpu_get_power load=1,",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_array_17) {
+	.cmd = "thermal_exynos_power_cpu_get_power load=1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_array_u32_over) {
+	.cmd = "thermal_exynos_power_cpu_get_power load=0x100000000",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_count_mismatch) {
+	.cmd = "thermal_exynos_power_cpu_get_power load=1,2 load_len=3",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_fixed_array_5) {
+	.cmd = "mali_jit_report_gpu_mem mem_values=1,2,3,4,5",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_cpu_impossible) {
+	.cmd = "thermal_exynos_cpu_pause cpumask=4096",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_cpu_negative) {
+	.cmd = "thermal_exynos_cpu_pause cpumask=-1",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_positional_word) {
+	.cmd = "mali_jit_trim 5",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_mixed_forms) {
+	.cmd = "gpu_power_state 1 to_state=2",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_wrong_system) {
+	.cmd = "thermal_exynos/mali_jit_trim freed_pages=1",
+	.err = EINVAL,
+};
+
+FIXTURE_VARIANT_ADD(emit_bad, generic_field_case) {
+	.cmd = "mali_jit_trim FREED_PAGES=1",
+	.err = EINVAL,
+};
+
 FIXTURE_SETUP(emit_bad)
 {
 	const char *why = vt_skip_reason();
@@ -733,6 +1187,8 @@ FIXTURE_SETUP(emit_bad)
 	ASSERT_EQ(0, vt_instance_create(&self->inst, "emit_bad"));
 	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "mali", true));
 	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "thermal_exynos", true));
+	ASSERT_EQ(0,
+		  vt_tracing_enable(&self->inst, "thermal_exynos_gpu", true));
 }
 
 FIXTURE_TEARDOWN(emit_bad)
@@ -741,8 +1197,8 @@ FIXTURE_TEARDOWN(emit_bad)
 }
 
 /*
- * The write fails with the exact errno and leaves all four events' buffers
- * empty; a good command afterwards shows the instance does record.
+ * The write fails with the exact errno and leaves every vendor event's
+ * buffer empty; a good command afterwards shows the instance does record.
  */
 TEST_F(emit_bad, refused)
 {

@@ -541,6 +541,18 @@ int vt_format_load(const char *system, const char *event, struct vt_format *f)
 	return vt_parse_format(path, f);
 }
 
+/**
+ * vt_format_load_file() - parse a format file at any path
+ * @path: e.g. a reference device's events/SYSTEM/EVENT/format
+ * @f: filled as by vt_format_load()
+ *
+ * Return: 0 or -errno.
+ */
+int vt_format_load_file(const char *path, struct vt_format *f)
+{
+	return vt_parse_format(path, f);
+}
+
 const struct vt_field *vt_field(const struct vt_format *f, const char *name)
 {
 	int i;

@@ -85,7 +85,7 @@ int vt_total_stats(const struct vt_tracing *t, struct vt_cpu_stats *sum);
 
 /* Event formats, parsed from events/SYSTEM/EVENT/format. */
 struct vt_field {
-	char type[64];
+	char type[96];
 	char name[64];
 	int offset;
 	int size;
@@ -96,10 +96,11 @@ struct vt_format {
 	int id;
 	int nr_fields;
 	struct vt_field field[VT_MAX_FIELDS];
-	char print_fmt[2048];
+	char print_fmt[4096];
 };
 
 int vt_format_load(const char *system, const char *event, struct vt_format *f);
+int vt_format_load_file(const char *path, struct vt_format *f);
 const struct vt_field *vt_field(const struct vt_format *f, const char *name);
 uint64_t vt_get_u64(const struct vt_field *fld, const void *data);
 int64_t vt_get_s64(const struct vt_field *fld, const void *data);

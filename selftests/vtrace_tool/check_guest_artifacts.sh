@@ -104,9 +104,10 @@ same_report() {
 }
 
 # The burst's mali_pm_status events of tc.txt (event_id 0x10000, printed
-# as "gpu=GPU_ID cores=0x10000 mask=VALUE") as "CPU GPU_ID 0xVALUE" lines.
+# as the device does, "gpu=GPU_ID event 65536 = VALUE") as "CPU GPU_ID
+# VALUE" lines.
 pm_status() {
-	sed -nE 's/.*\[0*([0-9]+)\] +[0-9.]+: mali_pm_status: +gpu=([0-9]+) cores=0x10000 mask=(0x[0-9a-f]+)$/\1 \2 \3/p' \
+	sed -nE 's/.*\[0*([0-9]+)\] +[0-9.]+: mali_pm_status: +gpu=([0-9]+) event 65536 = ([0-9]+)$/\1 \2 \3/p' \
 		"$work/tc.txt"
 }
 
@@ -139,7 +140,7 @@ if open burst; then
 	for ((cpu = 0; cpu < cpus; cpu++)); do
 		pm_status | awk -v cpu=$cpu '$1 == cpu { print $2, $3 }' > "$work/seen"
 		expect cmp -s "$work/seen" <(seq 0 $((per_cpu - 1)) |
-			awk -v cpu=$cpu '{ printf "%d 0x%x\n", cpu, $1 }')
+			awk -v cpu=$cpu '{ printf "%d %d\n", cpu, $1 }')
 	done
 	expect same_report
 else
@@ -153,7 +154,7 @@ if open sim; then
 	# Drop what the two formats print differently (task, CPU, flags,
 	# timestamp, padding): keep "event: fields".
 	strip() {
-		sed -E 's/^.*\] [^:]*[0-9]+\.[0-9]+: ([a-z_]+): +/\1: /; s/ +$//' "$1"
+		sed -E 's/^.*\] [^:]*[0-9]+\.[0-9]+: ([A-Za-z0-9_]+): +/\1: /; s/ +$//' "$1"
 	}
 	strip "$art/sim.expect" > "$work/want"
 	strip "$work/tc.txt" > "$work/got"
@@ -182,7 +183,7 @@ if open unload; then
 		ktap_print_msg "cpu$cpu: kept $kept of $per_cpu, $(value unload "unread$cpu") unread at the unload"
 		expect [ "$kept" -ge $((per_cpu - $(value unload "unread$cpu"))) ]
 		expect cmp -s "$work/seen" <(seq 0 $((kept - 1)) |
-			awk -v cpu=$cpu '{ printf "%d 0x%x\n", cpu, $1 }')
+			awk -v cpu=$cpu '{ printf "%d %d\n", cpu, $1 }')
 	done
 	last_pm=$(grep -n 'mali_pm_status:' "$work/tc.txt" | tail -1 | cut -d: -f1)
 	marker=$(grep -n 'vtrace-after-unload' "$work/tc.txt" | cut -d: -f1)

@@ -35,11 +35,20 @@ if [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "helper not built: $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 12
+ktap_set_plan 13
 
 vt_run categories -f "$SEED" --json
 [ "$rc" = 0 ] && [ "$out" = '{"categories":[{"name":"gfx","events":[{"event":"mali/gpu_power_state","present":true,"enabled":false},{"event":"mali/mali_pm_status","present":true,"enabled":false}]},{"name":"thermal_tj","events":[{"event":"thermal_exynos/thermal_cpu_pressure","present":true,"enabled":false},{"event":"thermal_exynos/thermal_exynos_arm_update","present":true,"enabled":false}]}],"diagnostics":[]}' ]
 vt_result categories_shows_module_events_present_and_off $?
+
+# A Pixel 6's vendor categories (all 65 reference events): none missing.
+examples="$here/../../examples"
+[ -d "$examples" ] || examples="$here/../../tools/vtrace/examples"
+vt_run categories -f "$examples/pixel6-vendor.txt" --json
+[ "$rc" = 0 ] &&
+	[ "$(printf '%s' "$out" | grep -o '"present":true' | wc -l)" = 65 ] &&
+	! contains "$out" '"present":false'
+vt_result categories_pixel6_vendor_file_has_all_65_events $?
 
 vt_run enable --instance "$I" -f "$SEED" gfx
 [ "$rc" = 0 ] && [ "$(enabled_events "$TRACEFS/instances/$I")" = "$MALI" ] &&

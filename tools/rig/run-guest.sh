@@ -90,6 +90,17 @@ if [ -f "$work/src/tools/vtrace/Makefile" ]; then
 	cp -r "$work/src/tools/vtrace/examples" "$stage/vtrace/examples"
 fi
 
+# Real devices' format files (../shared/ref, reference data, not part of the
+# project; VTRACE_REF_DIR overrides), for selftests/vtrace/event_format as
+# /vtrace/ref; without them that test skips.
+ref_dir=${VTRACE_REF_DIR:-$top/../shared/ref}
+for set in pixel-raven-5.10 perfetto-synthetic; do
+	if [ -d "$ref_dir/$set/events" ]; then
+		mkdir -p "$stage/vtrace/ref/$set"
+		cp -r "$ref_dir/$set/events" "$stage/vtrace/ref/$set/"
+	fi
+done
+
 : > "$stage/vtrace/tests.list"
 for mk in "$work"/src/selftests/*/Makefile; do
 	dir=$(dirname "$mk")
