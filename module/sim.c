@@ -17,6 +17,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -140,6 +141,130 @@ struct sim_tmu_state {
 	struct sim_tmu_report report;
 };
 
+/*
+ * The GPU's workload: one app (its process and kbase context) submitting
+ * jobs to two job slots, with JIT memory regions that page faults grow,
+ * KCPU queues waiting on and signalling fences and CQS objects, and the
+ * CSF MCU following the GPU's power.  Drawn from a PRNG of its own, so the
+ * power and thermal events of a seed do not depend on it.
+ */
+#define SIM_APP_TGID		4242
+#define SIM_APP_PID		4257
+#define SIM_KCTX_ID		1
+#define SIM_WORK_SEED_XOR	0x9e3779b97f4a7c15ULL
+
+/* mali_job_slots_event's event_id, as Gator encodes it for kbase. */
+#define SIM_NR_JOB_SLOTS	2
+#define SIM_JOB_EVENT(type, slot)	((u32)(type) << 24 | (u32)(slot) << 16)
+#define SIM_JOB_START		1
+#define SIM_JOB_STOP		2
+
+/* JIT regions: GPU pages of 4 kB on every arch, in a VA zone of their own. */
+#define SIM_NR_JIT		8
+#define SIM_GPU_PAGE_SIZE	4096ULL
+#define SIM_JIT_VA_BASE		0x5d00000000ULL
+#define SIM_JIT_VA_ALIGN	0x200000ULL
+#define SIM_JIT_MIN_PAGES	64
+/* Translation fault at level 1, read access: AS_FAULTSTATUS of a grow. */
+#define SIM_GROW_FAULT_STATUS	0x2c1
+#define SIM_GROW_AS_NR		1
+#define SIM_GROW_MAX_PAGES	64
+
+/* KCPU queue 0 waits on a fence and sets a CQS object queue 1 waits on. */
+#define SIM_KCPU_FENCE_CONTEXT	0x31
+#define SIM_KCPU_SIGNAL_CONTEXT	0x32
+#define SIM_KCPU_CQS_ADDR	0x5c00001000ULL
+
+/**
+ * struct sim_jit - a live JIT region
+ * @id:		its jit_id, 1..SIM_NR_JIT (0: the slot is free)
+ * @start_addr:	GPU VA of its first page
+ * @nr_pages:	its size
+ * @backed_pages: pages with memory behind them, grown by page faults
+ */
+struct sim_jit {
+	u8 id;
+	u64 start_addr;
+	size_t nr_pages;
+	size_t backed_pages;
+};
+
+/*
+ * The CSF MCU's states, in kbase's state machine, and the ones each can
+ * go to (sim_mcu_next()): up OFF -> PEND_ON_RELOAD -> ON_GLB_REINIT_PEND ->
+ * ON_HWCNT_ENABLE -> ON; a new shader mask ON -> ON_CORE_ATTR_UPDATE_PEND
+ * -> ON; down ON -> ON_HWCNT_DISABLE, then either to sleep
+ * (ON_SLEEP_INITIATE -> ON_PEND_SLEEP -> IN_SLEEP, woken to
+ * ON_HWCNT_ENABLE) or off (ON_HALT -> ON_PEND_HALT -> POWER_DOWN ->
+ * PEND_OFF -> OFF); ON_HWCNT_DISABLE goes back to ON_HWCNT_ENABLE when the
+ * GPU is wanted again.
+ */
+enum sim_mcu_state {
+	SIM_MCU_OFF,
+	SIM_MCU_PEND_ON_RELOAD,
+	SIM_MCU_ON_GLB_REINIT_PEND,
+	SIM_MCU_ON_HWCNT_ENABLE,
+	SIM_MCU_ON,
+	SIM_MCU_ON_CORE_ATTR_UPDATE_PEND,
+	SIM_MCU_ON_HWCNT_DISABLE,
+	SIM_MCU_ON_HALT,
+	SIM_MCU_ON_PEND_HALT,
+	SIM_MCU_POWER_DOWN,
+	SIM_MCU_PEND_OFF,
+	SIM_MCU_ON_SLEEP_INITIATE,
+	SIM_MCU_ON_PEND_SLEEP,
+	SIM_MCU_IN_SLEEP,
+};
+
+/* Percentage of MCU power-downs that go to sleep rather than off. */
+#define SIM_MCU_SLEEP_PERCENT	75
+
+/*
+ * The power allocator of each zone: switched on at SIM_PA_SWITCH_ON_MC, it
+ * steers the zone towards SIM_PA_CONTROL_MC with a PI controller whose
+ * proportional gain gives the zone its sustainable power plus twice that
+ * over the switch-on to control range.
+ */
+#define SIM_PA_SWITCH_ON_MC	60000
+#define SIM_PA_CONTROL_MC	80000
+#define SIM_PA_INTEGRAL_MAX	200000
+#define SIM_PA_I_DIV		1000
+#define SIM_PA_NR_CDEV_STATES	10
+
+/* Per zone: most power it may get and the power it sustains, in mW. */
+static const u32 sim_pa_max_mw[SIM_NR_TMUS] = { 5000, 3000, 1200, 6000 };
+static const u32 sim_pa_sustainable_mw[SIM_NR_TMUS] = { 2000, 1200, 500, 2500 };
+
+/**
+ * struct sim_workload - the GPU's workload (see SIM_APP_TGID)
+ * @rnd:	its PRNG
+ * @mcu:	&enum sim_mcu_state
+ * @shaders_changed: the shader mask changed in this step
+ * @slot_job:	job_id running on each job slot, 0 for none
+ * @next_job_id: job_id of the next job, 1..255
+ * @jit:	JIT regions
+ * @jit_next_va: GPU VA of the next JIT region
+ * @total_pages: backed pages of all JIT regions
+ * @kcpu_seqno:	fence seqno and CQS value of the current frame
+ * @kcpu_waiting: the KCPU queues wait for the current frame
+ * @pa_integral: each zone's power allocator's error integral
+ * @pa_last_mc:	each zone's temperature at its last allocator step
+ */
+struct sim_workload {
+	struct rnd_state rnd;
+	int mcu;
+	bool shaders_changed;
+	u8 slot_job[SIM_NR_JOB_SLOTS];
+	u8 next_job_id;
+	struct sim_jit jit[SIM_NR_JIT];
+	u64 jit_next_va;
+	u64 total_pages;
+	u64 kcpu_seqno;
+	bool kcpu_waiting;
+	s32 pa_integral[SIM_NR_TMUS];
+	int pa_last_mc[SIM_NR_TMUS];
+};
+
 /**
  * struct vtrace_sim - the simulator
  * @ctl_lock:	serialises start and stop
@@ -158,6 +283,7 @@ struct sim_tmu_state {
  * @shader_mask: powered shader cores
  * @tmu:	thermal state of each TMU
  * @tmu_name:	name each TMU reports (@lock, not needed to read it in a step)
+ * @workload:	the GPU's workload
  */
 struct vtrace_sim {
 	struct mutex ctl_lock;	/* serialises start and stop */
@@ -176,6 +302,7 @@ struct vtrace_sim {
 	u64 shader_mask;
 	struct sim_tmu_state tmu[SIM_NR_TMUS];
 	const char *tmu_name[SIM_NR_TMUS];
+	struct sim_workload workload;
 };
 
 /* Thermal pressure last reported for each CPU. */
@@ -213,6 +340,14 @@ static void sim_reset(struct vtrace_sim *s, u64 seed)
 	s->shader_mask = 0;
 	for (i = 0; i < SIM_NR_TMUS; i++)
 		s->tmu[i] = (struct sim_tmu_state){ .temp_mc = SIM_AMBIENT_MC };
+	s->workload = (struct sim_workload){
+		.mcu		= SIM_MCU_OFF,
+		.next_job_id	= 1,
+		.jit_next_va	= SIM_JIT_VA_BASE,
+	};
+	prandom_seed_state(&s->workload.rnd, seed ^ SIM_WORK_SEED_XOR);
+	for (i = 0; i < SIM_NR_TMUS; i++)
+		s->workload.pa_last_mc[i] = SIM_AMBIENT_MC;
 	for_each_possible_cpu(cpu)
 		per_cpu(sim_cpu_pressure, cpu) = 0;
 }
@@ -253,6 +388,8 @@ static void sim_set_cores(struct vtrace_sim *s, u64 *cur, u32 core_type,
 	if (*cur == mask)
 		return;
 	*cur = mask;
+	if (core_type == MALI_CORE_TYPE_SHADER)
+		s->workload.shaders_changed = true;
 	trace_mali_pm_status(SIM_GPU_ID, core_type, mask);
 }
 
@@ -393,6 +530,306 @@ static void sim_step_pressure(struct vtrace_sim *s)
 	}
 }
 
+/* A uniformly distributed integer in [0, n) from the workload's PRNG. */
+static u32 sim_work_rand(struct sim_workload *w, u32 n)
+{
+	return reciprocal_scale(prandom_u32_state(&w->rnd), n);
+}
+
+/* Whether a chance of @percent percent came up. */
+static bool sim_work_chance(struct sim_workload *w, int percent)
+{
+	return sim_work_rand(w, 100) < percent;
+}
+
+/* kbase traces each state the MCU enters, info being its shader mask. */
+static void sim_mcu_enter(struct vtrace_sim *s, int state)
+{
+	u64 info_val = s->shader_mask;
+
+	s->workload.mcu = state;
+	switch (state) {
+	case SIM_MCU_OFF:
+		trace_mali_PM_MCU_OFF(0, 0, info_val);
+		break;
+	case SIM_MCU_PEND_ON_RELOAD:
+		trace_mali_PM_MCU_PEND_ON_RELOAD(0, 0, info_val);
+		break;
+	case SIM_MCU_ON_GLB_REINIT_PEND:
+		trace_mali_PM_MCU_ON_GLB_REINIT_PEND(0, 0, info_val);
+		break;
+	case SIM_MCU_ON_HWCNT_ENABLE:
+		trace_mali_PM_MCU_ON_HWCNT_ENABLE(0, 0, info_val);
+		break;
+	case SIM_MCU_ON:
+		trace_mali_PM_MCU_ON(0, 0, info_val);
+		break;
+	case SIM_MCU_ON_CORE_ATTR_UPDATE_PEND:
+		trace_mali_PM_MCU_ON_CORE_ATTR_UPDATE_PEND(0, 0, info_val);
+		break;
+	case SIM_MCU_ON_HWCNT_DISABLE:
+		trace_mali_PM_MCU_ON_HWCNT_DISABLE(0, 0, info_val);
+		break;
+	case SIM_MCU_ON_HALT:
+		trace_mali_PM_MCU_ON_HALT(0, 0, info_val);
+		break;
+	case SIM_MCU_ON_PEND_HALT:
+		trace_mali_PM_MCU_ON_PEND_HALT(0, 0, info_val);
+		break;
+	case SIM_MCU_POWER_DOWN:
+		trace_mali_PM_MCU_POWER_DOWN(0, 0, info_val);
+		break;
+	case SIM_MCU_PEND_OFF:
+		trace_mali_PM_MCU_PEND_OFF(0, 0, info_val);
+		break;
+	case SIM_MCU_ON_SLEEP_INITIATE:
+		trace_mali_PM_MCU_ON_SLEEP_INITIATE(0, 0, info_val);
+		break;
+	case SIM_MCU_ON_PEND_SLEEP:
+		trace_mali_PM_MCU_ON_PEND_SLEEP(0, 0, info_val);
+		break;
+	case SIM_MCU_IN_SLEEP:
+		trace_mali_PM_MCU_IN_SLEEP(0, 0, info_val);
+		break;
+	}
+}
+
+/* The state the MCU goes to next, or its own when it stays. */
+static int sim_mcu_next(struct vtrace_sim *s, bool wanted)
+{
+	struct sim_workload *w = &s->workload;
+
+	switch (w->mcu) {
+	case SIM_MCU_OFF:
+		return wanted ? SIM_MCU_PEND_ON_RELOAD : SIM_MCU_OFF;
+	case SIM_MCU_PEND_ON_RELOAD:
+		return SIM_MCU_ON_GLB_REINIT_PEND;
+	case SIM_MCU_ON_GLB_REINIT_PEND:
+		return SIM_MCU_ON_HWCNT_ENABLE;
+	case SIM_MCU_ON_HWCNT_ENABLE:
+	case SIM_MCU_ON_CORE_ATTR_UPDATE_PEND:
+		return SIM_MCU_ON;
+	case SIM_MCU_ON:
+		if (!wanted)
+			return SIM_MCU_ON_HWCNT_DISABLE;
+		return w->shaders_changed ? SIM_MCU_ON_CORE_ATTR_UPDATE_PEND :
+					    SIM_MCU_ON;
+	case SIM_MCU_ON_HWCNT_DISABLE:
+		if (wanted)
+			return SIM_MCU_ON_HWCNT_ENABLE;
+		return sim_work_chance(w, SIM_MCU_SLEEP_PERCENT) ?
+		       SIM_MCU_ON_SLEEP_INITIATE : SIM_MCU_ON_HALT;
+	case SIM_MCU_ON_HALT:
+		return SIM_MCU_ON_PEND_HALT;
+	case SIM_MCU_ON_PEND_HALT:
+		return SIM_MCU_POWER_DOWN;
+	case SIM_MCU_POWER_DOWN:
+		return SIM_MCU_PEND_OFF;
+	case SIM_MCU_PEND_OFF:
+		return SIM_MCU_OFF;
+	case SIM_MCU_ON_SLEEP_INITIATE:
+		return SIM_MCU_ON_PEND_SLEEP;
+	case SIM_MCU_ON_PEND_SLEEP:
+		return SIM_MCU_IN_SLEEP;
+	case SIM_MCU_IN_SLEEP:
+		return wanted ? SIM_MCU_ON_HWCNT_ENABLE : SIM_MCU_IN_SLEEP;
+	}
+	return w->mcu;
+}
+
+/* One MCU transition a step at most, wanted while the GPU is powered. */
+static void sim_step_mcu(struct vtrace_sim *s)
+{
+	int next = sim_mcu_next(s, s->gpu_level >= MALI_POWER_LEVEL_GLOBAL);
+
+	if (next != s->workload.mcu)
+		sim_mcu_enter(s, next);
+	s->workload.shaders_changed = false;
+}
+
+/*
+ * Each slot's job ends in the step after it started; a slot then takes a
+ * new job with a chance of the GPU's load, while the GPU renders.
+ */
+static void sim_step_jobs(struct vtrace_sim *s)
+{
+	struct sim_workload *w = &s->workload;
+	bool rendering = s->gpu_level >= MALI_POWER_LEVEL_COREGROUP;
+	int slot;
+
+	for (slot = 0; slot < SIM_NR_JOB_SLOTS; slot++) {
+		if (w->slot_job[slot]) {
+			trace_mali_job_slots_event(SIM_GPU_ID,
+						   SIM_JOB_EVENT(SIM_JOB_STOP, slot),
+						   SIM_APP_TGID, SIM_APP_PID,
+						   w->slot_job[slot]);
+			w->slot_job[slot] = 0;
+		}
+		if (!rendering ||
+		    !sim_work_chance(w, s->load[SIM_LOAD_GPU]))
+			continue;
+		w->slot_job[slot] = w->next_job_id;
+		w->next_job_id = w->next_job_id == U8_MAX ? 1 :
+			w->next_job_id + 1;
+		trace_mali_job_slots_event(SIM_GPU_ID,
+					   SIM_JOB_EVENT(SIM_JOB_START, slot),
+					   SIM_APP_TGID, SIM_APP_PID,
+					   w->slot_job[slot]);
+	}
+}
+
+static void sim_jit_pages_changed(struct sim_workload *w, s64 delta)
+{
+	w->total_pages += delta;
+	trace_mali_total_alloc_pages_change(SIM_GPU_ID, w->total_pages);
+}
+
+/* A free region's slot (its id 0), or a live one's, chosen at random. */
+static struct sim_jit *sim_jit_pick(struct sim_workload *w, bool live)
+{
+	struct sim_jit *found[SIM_NR_JIT];
+	int i, n = 0;
+
+	for (i = 0; i < SIM_NR_JIT; i++)
+		if (!!w->jit[i].id == live)
+			found[n++] = &w->jit[i];
+	return n ? found[sim_work_rand(w, n)] : NULL;
+}
+
+/*
+ * While the GPU renders: a JIT allocation with a chance of its load, of
+ * 64..512 pages with a quarter backed; a page fault that grows a region
+ * not fully backed, and the pages it inserts; a free with the chance of
+ * the remaining load.  Below COREGROUP every region is freed.
+ */
+static void sim_step_jit(struct vtrace_sim *s)
+{
+	struct sim_workload *w = &s->workload;
+	int load = s->load[SIM_LOAD_GPU];
+	bool rendering = s->gpu_level >= MALI_POWER_LEVEL_COREGROUP;
+	struct sim_jit *jit;
+	size_t grow;
+
+	if (rendering && sim_work_chance(w, load)) {
+		jit = sim_jit_pick(w, false);
+		if (jit) {
+			jit->id = jit - w->jit + 1;
+			jit->nr_pages = SIM_JIT_MIN_PAGES << sim_work_rand(w, 4);
+			jit->backed_pages = jit->nr_pages / 4;
+			jit->start_addr = w->jit_next_va;
+			w->jit_next_va += ALIGN(jit->nr_pages * SIM_GPU_PAGE_SIZE,
+						SIM_JIT_VA_ALIGN);
+			trace_mali_jit_alloc(jit->start_addr, jit->nr_pages,
+					     jit->backed_pages, jit->id);
+			sim_jit_pages_changed(w, jit->backed_pages);
+		}
+	}
+
+	jit = rendering ? sim_jit_pick(w, true) : NULL;
+	if (jit && jit->backed_pages < jit->nr_pages) {
+		grow = min_t(size_t, jit->nr_pages - jit->backed_pages,
+			     1 + sim_work_rand(w, SIM_GROW_MAX_PAGES));
+		trace_mali_mmu_page_fault_grow(jit->start_addr,
+					       jit->start_addr +
+					       jit->backed_pages *
+					       SIM_GPU_PAGE_SIZE,
+					       0, grow, SIM_GROW_FAULT_STATUS);
+		trace_mali_page_fault_insert_pages(SIM_GPU_ID, SIM_GROW_AS_NR,
+						   grow);
+		jit->backed_pages += grow;
+		sim_jit_pages_changed(w, grow);
+	}
+
+	while ((jit = sim_jit_pick(w, true)) &&
+	       (!rendering || sim_work_chance(w, SIM_LOAD_MAX - load))) {
+		trace_mali_jit_free(jit->start_addr, jit->nr_pages,
+				    jit->backed_pages, jit->id);
+		sim_jit_pages_changed(w, -(s64)jit->backed_pages);
+		jit->id = 0;
+		if (rendering)
+			break;
+	}
+}
+
+/*
+ * A frame while the GPU renders, with a chance of its load: queue 0 waits
+ * for the app's fence, queue 1 for a CQS object; in the next step queue
+ * 0's wait ends and it sets the object, which ends queue 1's wait, and
+ * queue 1 signals the frame's fence.
+ */
+static void sim_step_kcpu(struct vtrace_sim *s)
+{
+	struct sim_workload *w = &s->workload;
+	u64 seq;
+
+	if (w->kcpu_waiting) {
+		seq = w->kcpu_seqno;
+		trace_mali_KCPU_FENCE_WAIT_END(SIM_KCPU_FENCE_CONTEXT, seq,
+					       SIM_APP_TGID, SIM_KCTX_ID, 0);
+		trace_mali_KCPU_CQS_SET(SIM_KCPU_CQS_ADDR, seq, SIM_APP_TGID,
+					SIM_KCTX_ID, 0);
+		trace_mali_KCPU_CQS_WAIT_END(SIM_KCPU_CQS_ADDR, seq,
+					     SIM_APP_TGID, SIM_KCTX_ID, 1);
+		trace_mali_KCPU_FENCE_SIGNAL(SIM_KCPU_SIGNAL_CONTEXT, seq,
+					     SIM_APP_TGID, SIM_KCTX_ID, 1);
+		w->kcpu_waiting = false;
+		return;
+	}
+	if (s->gpu_level < MALI_POWER_LEVEL_COREGROUP ||
+	    !sim_work_chance(w, s->load[SIM_LOAD_GPU]))
+		return;
+	seq = ++w->kcpu_seqno;
+	trace_mali_KCPU_FENCE_WAIT_START(SIM_KCPU_FENCE_CONTEXT, seq,
+					 SIM_APP_TGID, SIM_KCTX_ID, 0);
+	trace_mali_KCPU_CQS_WAIT_START(SIM_KCPU_CQS_ADDR, seq, SIM_APP_TGID,
+				       SIM_KCTX_ID, 1);
+	w->kcpu_waiting = true;
+}
+
+/*
+ * One power-allocator step of each zone at or above its switch-on
+ * temperature: the PI controller's terms, then the power it allows and
+ * the cooling state that gives.  Below switch-on the integral is reset.
+ */
+static void sim_step_power_allocator(struct vtrace_sim *s)
+{
+	struct sim_workload *w = &s->workload;
+	const int range_mc = SIM_PA_CONTROL_MC - SIM_PA_SWITCH_ON_MC;
+	int id;
+
+	for (id = 0; id < SIM_NR_TMUS; id++) {
+		int temp_mc = s->tmu[id].temp_mc;
+		u32 max_mw = sim_pa_max_mw[id];
+		s32 err = SIM_PA_CONTROL_MC - temp_mc, output;
+		s64 p, i;
+		u32 power;
+
+		if (temp_mc < SIM_PA_SWITCH_ON_MC) {
+			w->pa_integral[id] = 0;
+			w->pa_last_mc[id] = temp_mc;
+			continue;
+		}
+		w->pa_integral[id] = clamp(w->pa_integral[id] + err,
+					   -SIM_PA_INTEGRAL_MAX,
+					   SIM_PA_INTEGRAL_MAX);
+		p = div_s64((s64)err * 2 * sim_pa_sustainable_mw[id], range_mc);
+		i = w->pa_integral[id] / SIM_PA_I_DIV;
+		output = p + i;
+		power = clamp_t(s64, (s64)sim_pa_sustainable_mw[id] + output, 0,
+				max_mw);
+		trace_thermal_exynos_power_allocator_pid(id, err,
+							 w->pa_integral[id],
+							 p, i, output);
+		trace_thermal_exynos_power_allocator(id, power, max_mw, temp_mc,
+						     temp_mc - w->pa_last_mc[id],
+						     (max_mw - power) *
+						     SIM_PA_NR_CDEV_STATES /
+						     max_mw,
+						     s->tmu[id].report.hw_throttled);
+		w->pa_last_mc[id] = temp_mc;
+	}
+}
+
 static void sim_step(struct vtrace_sim *s)
 {
 	int id;
@@ -408,9 +845,14 @@ static void sim_step(struct vtrace_sim *s)
 		   s->load[SIM_LOAD_MID], s->load[SIM_LOAD_LITTLE]);
 
 	sim_step_gpu(s);
+	sim_step_mcu(s);
+	sim_step_jobs(s);
+	sim_step_jit(s);
+	sim_step_kcpu(s);
 	for (id = 0; id < SIM_NR_TMUS; id++)
 		sim_step_tmu(s, id);
 	sim_step_pressure(s);
+	sim_step_power_allocator(s);
 }
 
 static void sim_work_fn(struct work_struct *work)

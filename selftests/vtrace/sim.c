@@ -131,8 +131,12 @@ FIXTURE_SETUP(sim)
 
 	ASSERT_EQ(0, vt_instance_create(&self->inst, "sim"));
 	ASSERT_EQ(0, vt_tracing_write(&self->inst, "buffer_size_kb", "2048"));
-	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "mali", true));
-	ASSERT_EQ(0, vt_tracing_enable(&self->inst, "thermal_exynos", true));
+	/* The power and thermal events; sim_workload tests the others. */
+	for (k = 0; k < NR_KINDS; k++) {
+		snprintf(names, sizeof(names), "%s/%s", events[k][0],
+			 events[k][1]);
+		ASSERT_EQ(0, vt_tracing_enable(&self->inst, names, true));
+	}
 }
 
 FIXTURE_TEARDOWN(sim)
