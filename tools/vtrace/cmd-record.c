@@ -33,6 +33,8 @@
 /* The progress line is rewritten at most twice a second. */
 #define PROGRESS_TICK_MS 500
 #define PROGRESS_MIN_INTERVAL_S 0.49
+/* The readers' SCHED_FIFO priority by default, where allowed. */
+#define RECORD_RT_PRIO 1
 
 struct record_opts {
 	struct cli_files catfiles;
@@ -48,6 +50,7 @@ struct record_opts {
 	const char *clock;
 	const char *name;
 	unsigned int exclusive_prio;
+	int rt_prio;
 	/* Single-tenant settings asked for (VTRACE_SESSION_CPUMASK, ...). */
 	unsigned int session_features;
 	enum vtrace_reader_path path;
@@ -118,6 +121,7 @@ static void usage(FILE *out)
 		"                     [-t DURATION] [-b BUFFER_KB] [-o FILE] [--format FORMAT]\n"
 		"                     [--instance NAME]\n"
 		"                     [--clock CLOCK] [--reader auto|mmap|splice|read]\n"
+		"                     [-r PRIO]\n"
 		"                     [--name NAME] [--exclusive-prio N]\n"
 		"                     [--background] [-v] [--json]\n"
 		"       vtrace record --config FILE [--config-binary] [--strict] [OPTIONS]\n\n"
@@ -139,6 +143,10 @@ static void usage(FILE *out)
 		"      --clock CLOCK     trace_clock during the recording (default boot)\n"
 		"      --reader PATH     auto (default: the cheapest here, splice), mmap,\n"
 		"                        splice or read\n"
+		"  -r, --rt-prio PRIO    run the per-CPU readers at SCHED_FIFO priority PRIO\n"
+		"                        (1-99, needs CAP_SYS_NICE) while tracing is on;\n"
+		"                        0: at the caller's priority; default: 1 where\n"
+		"                        allowed, else 0\n"
 		"      --name NAME       the session's unique name (default vtrace-PID)\n"
 		"      --exclusive-prio N  an exclusive session of priority N (root only):\n"
 		"                        aborts every other session, refuses new ones of\n"
@@ -151,6 +159,21 @@ static void usage(FILE *out)
 		"                        --exclusive-prio override it\n"
 		"      --config-binary   FILE is in binary form whatever it looks like\n"
 		"      --strict          what vtrace cannot honour in FILE is an error\n");
+}
+
+static int parse_rt_prio(const char *arg, int *prio)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 0 || v > 99) {
+		vtrace_err("bad realtime priority '%s' (0 to 99)", arg);
+		return -EINVAL;
+	}
+	*prio = v;
+	return 0;
 }
 
 static int push(char ***list, size_t *nr, char *item)
@@ -191,6 +214,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "reader", required_argument, NULL, OPT_READER },
+		{ "rt-prio", required_argument, NULL, 'r' },
 		{ "background", no_argument, NULL, OPT_BACKGROUND },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -206,7 +230,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	char *end, *tok, *save;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:e:f:t:b:o:vh", longopts,
+	while ((c = getopt_long(argc, argv, "c:e:f:t:b:o:r:vh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -292,6 +316,10 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		case OPT_EXCLUSIVE_PRIO:
 			if (cli_parse_exclusive_prio(optarg,
 						     &o->exclusive_prio))
+				return -EINVAL;
+			break;
+		case 'r':
+			if (parse_rt_prio(optarg, &o->rt_prio))
 				return -EINVAL;
 			break;
 		case 'h':
@@ -689,6 +717,32 @@ static int config_recorder_opts(struct record *r,
 	return 0;
 }
 
+/*
+ * Readers at a realtime priority preempt the writers on their CPUs the
+ * moment they are woken: without it, woken readers waited for a CPU-bound
+ * writer's time slice while its buffer overflowed (see
+ * Documentation/vtrace-record.rst). So the lowest one is the default
+ * wherever it is allowed; -r asks for one, and is refused where it is
+ * not allowed, before anything is prepared.
+ */
+static int check_rt_prio(struct record_opts *o)
+{
+	char why[128];
+	int ret;
+
+	if (o->rt_prio < 0) {
+		o->rt_prio = vtrace_recorder_check_rt_prio(RECORD_RT_PRIO, why,
+							   sizeof(why)) ?
+				     0 :
+				     RECORD_RT_PRIO;
+		return 0;
+	}
+	ret = vtrace_recorder_check_rt_prio(o->rt_prio, why, sizeof(why));
+	if (ret)
+		vtrace_err("%s", why);
+	return ret;
+}
+
 /* A progress line: on a terminal, not for --json or --background. */
 static bool shows_progress(const struct record_opts *o)
 {
@@ -708,6 +762,7 @@ static int start(struct record *r)
 		.duration_ms = o->duration_ms,
 		.buffer_kb = o->buffer_kb,
 		.clock = o->clock,
+		.rt_prio = o->rt_prio,
 		.tick_ms = show ? PROGRESS_TICK_MS : 0,
 		.hooks = show ? &progress_hooks : &quiet_hooks,
 		.hooks_ctx = r,
@@ -739,12 +794,15 @@ static int start(struct record *r)
 	}
 	if (o->verbose)
 		vtrace_warn(
-			"reader: %s on %d CPUs, %zu-byte sub-buffers, woken at buffer_percent %d; %zu events; output %s",
+			"reader: %s on %d CPUs, %zu-byte sub-buffers, woken at buffer_percent %d (%d under pressure); %s; %zu events; output %s",
 			vtrace_reader_path_name(vtrace_recorder_reader(r->rec)),
 			vtrace_recorder_nr_cpus(r->rec),
 			vtrace_recorder_subbuf_size(r->rec),
-			VTRACE_RECORDER_BUFFER_PERCENT, r->nr_events,
-			o->output);
+			VTRACE_RECORDER_BUFFER_PERCENT,
+			VTRACE_RECORDER_LOW_PERCENT,
+			o->rt_prio ? "SCHED_FIFO while tracing" :
+				     "at the caller's priority",
+			r->nr_events, o->output);
 	return 0;
 }
 
@@ -796,6 +854,28 @@ static int finish(struct record *r)
 	return ret;
 }
 
+/* -v: what the readers did about their wake-ups. */
+static void print_wakeups(const struct record *r,
+			  const struct vtrace_recorder_wakeups *w)
+{
+	if (w->lowered)
+		fprintf(stderr,
+			"vtrace: wake-ups: buffer_percent lowered %d -> %d %llu times (%llu for lost events, the rest for a buffer half full), first at %.1f s; restored %llu times\n",
+			VTRACE_RECORDER_BUFFER_PERCENT,
+			VTRACE_RECORDER_LOW_PERCENT, w->lowered,
+			w->lowered_lost, w->first_lowered, w->restored);
+	else
+		fprintf(stderr,
+			"vtrace: wake-ups: buffer_percent stayed at %d\n",
+			VTRACE_RECORDER_BUFFER_PERCENT);
+	fprintf(stderr, "vtrace: wake-ups: read again at once %llu times\n",
+		w->rereads);
+	if (w->rt_prio)
+		fprintf(stderr,
+			"vtrace: readers ran at SCHED_FIFO %d while tracing; %d of them back at the caller's policy for the drain\n",
+			w->rt_prio, vtrace_recorder_rt_restored(r->rec));
+}
+
 static void print_summary(const struct record *r)
 {
 	const struct record_opts *o = r->opts;
@@ -804,6 +884,7 @@ static void print_summary(const struct record *r)
 	int cpu, nr_cpus = vtrace_recorder_nr_cpus(r->rec);
 	struct vtrace_recorder_progress all;
 	unsigned long long left = 0;
+	struct vtrace_recorder_wakeups w;
 	struct vtrace_cpu_account a;
 	struct vtrace_json j;
 
@@ -841,6 +922,9 @@ static void print_summary(const struct record *r)
 	if (r->aborted)
 		fprintf(stderr, "vtrace: session %s aborted: %s\n",
 			vtrace_session_name(r->session), r->aborted);
+	vtrace_recorder_wakeups(r->rec, &w);
+	if (o->verbose)
+		print_wakeups(r, &w);
 
 	if (!o->json)
 		return;
@@ -866,6 +950,14 @@ static void print_summary(const struct record *r)
 		vtrace_json_object_end(&j);
 	}
 	vtrace_json_array_end(&j);
+	vtrace_json_object_begin(&j, "wakeups");
+	vtrace_json_uint(&j, "lowered", w.lowered);
+	vtrace_json_uint(&j, "lowered_lost", w.lowered_lost);
+	vtrace_json_uint(&j, "restored", w.restored);
+	vtrace_json_uint(&j, "rereads", w.rereads);
+	vtrace_json_int(&j, "rt_prio", w.rt_prio);
+	vtrace_json_int(&j, "rt_restored", vtrace_recorder_rt_restored(r->rec));
+	vtrace_json_object_end(&j);
 	vtrace_json_object_end(&j);
 	cli_finish_json(&j);
 }
@@ -932,7 +1024,7 @@ static void background_started(const struct record *r, int ready)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts opts = { .path = VTRACE_READER_AUTO };
+	struct record_opts opts = { .path = VTRACE_READER_AUTO, .rt_prio = -1 };
 	struct record r = { .opts = &opts };
 	int ready = -1, ret, status = VTRACE_EXIT_FAIL;
 	const char *tracing_dir;
@@ -946,7 +1038,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!opts.output)
 		opts.output = "trace.dat";
-	if (cli_session_check_root(opts.exclusive_prio)) {
+	if (cli_session_check_root(opts.exclusive_prio) ||
+	    check_rt_prio(&opts)) {
 		vtrace_trace_config_free(&opts.tc);
 		return VTRACE_EXIT_FAIL;
 	}

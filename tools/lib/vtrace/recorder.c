@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +52,10 @@
  * @discarded_bytes: bytes of them
  * @err: the failure that ended the thread before the stop
  * @drain_err: the failure of the drain after the stop
+ * @seen_lost: events this CPU's buffer had lost at the last wake-up
+ * @rereads: times the thread read again at once, without waiting
+ * @rt_restored: the thread went back to the caller's scheduling policy
+ *	after running at vtrace_recorder_opts.rt_prio
  */
 struct cpu_thread {
 	struct vtrace_recorder *rec;
@@ -61,6 +68,9 @@ struct cpu_thread {
 	unsigned long long discarded_bytes;
 	int err;
 	int drain_err;
+	unsigned long long seen_lost;
+	unsigned long long rereads;
+	bool rt_restored;
 };
 
 /**
@@ -97,6 +107,14 @@ struct cpu_thread {
  * @state: how far the recording has gone
  * @start: when tracing was switched on (CLOCK_MONOTONIC)
  * @elapsed: seconds from @start to the stop
+ * @nr_subbufs: sub-buffers in one CPU's buffer, 0 when not known
+ * @adapt_lock: guards @lowered, @calm_since and @wakeups
+ * @lowered: buffer_percent is %VTRACE_RECORDER_LOW_PERCENT now
+ * @calm_since: the last wake-up of any CPU that found pressure
+ * @wakeups: what the adaptation did (rereads added up at the stop)
+ * @caller_policy: the scheduling policy of the thread that started the
+ *	recording, which reader threads go back to after @opts.rt_prio
+ * @caller_param: its parameters
  */
 struct vtrace_recorder {
 	struct vtrace_recorder_opts opts;
@@ -130,6 +148,13 @@ struct vtrace_recorder {
 	enum { REC_NEW, REC_BEGUN, REC_RUNNING, REC_STOPPED } state;
 	struct timespec start;
 	double elapsed;
+	unsigned long long nr_subbufs;
+	pthread_mutex_t adapt_lock;
+	bool lowered;
+	struct timespec calm_since;
+	struct vtrace_recorder_wakeups wakeups;
+	int caller_policy;
+	struct sched_param caller_param;
 };
 
 static void rec_error(struct vtrace_recorder *rec, const char *fmt, ...)
@@ -170,6 +195,14 @@ static void set_reason(struct vtrace_recorder *rec,
 		eventfd_write(rec->wake_fd, 1);
 }
 
+static double since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 static void fail(struct vtrace_recorder *rec, int err)
 {
 	pthread_mutex_lock(&rec->lock);
@@ -177,6 +210,76 @@ static void fail(struct vtrace_recorder *rec, int err)
 		rec->fail_err = err;
 	pthread_mutex_unlock(&rec->lock);
 	set_reason(rec, VTRACE_STOP_FAILED);
+}
+
+/* Whether the kernel lets this process's threads take a SCHED_FIFO prio. */
+static bool rt_prio_permitted(int prio)
+{
+	struct __user_cap_header_struct head = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
+	struct rlimit limit;
+
+	if (!getrlimit(RLIMIT_RTPRIO, &limit) &&
+	    (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= (rlim_t)prio))
+		return true;
+	if (syscall(SYS_capget, &head, caps))
+		return false;
+	return caps[CAP_TO_INDEX(CAP_SYS_NICE)].effective &
+	       CAP_TO_MASK(CAP_SYS_NICE);
+}
+
+/**
+ * vtrace_recorder_check_rt_prio - whether readers may run at a priority
+ * @prio: a SCHED_FIFO priority, as vtrace_recorder_opts.rt_prio; 0: none
+ * @why: set to the reason for a refusal
+ * @len: room in @why
+ *
+ * vtrace_recorder_create() refuses what this refuses; a caller may ask
+ * first, before it prepares anything.
+ * Return: 0; -EINVAL when @prio is out of range; -EPERM when this
+ * process may not take it (no CAP_SYS_NICE, RLIMIT_RTPRIO too low).
+ */
+int vtrace_recorder_check_rt_prio(int prio, char *why, size_t len)
+{
+	int min = sched_get_priority_min(SCHED_FIFO);
+	int max = sched_get_priority_max(SCHED_FIFO);
+
+	if (!prio)
+		return 0;
+	if (prio < min || prio > max) {
+		snprintf(why, len,
+			 "realtime priority %d is out of range (%d..%d)", prio,
+			 min, max);
+		return -EINVAL;
+	}
+	if (!rt_prio_permitted(prio)) {
+		snprintf(
+			why, len,
+			"realtime priority %d needs CAP_SYS_NICE (or an RLIMIT_RTPRIO of at least %d)",
+			prio, prio);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* vtrace_recorder_opts.rt_prio: refused before anything is set up. */
+static int check_rt_prio(struct vtrace_recorder *rec)
+{
+	char why[128];
+	int ret;
+
+	ret = vtrace_recorder_check_rt_prio(rec->opts.rt_prio, why,
+					    sizeof(why));
+	if (ret) {
+		rec_error(rec, "%s", why);
+		return ret;
+	}
+	return pthread_getschedparam(pthread_self(), &rec->caller_policy,
+				     &rec->caller_param) ?
+		       -EINVAL :
+		       0;
 }
 
 /**
@@ -189,15 +292,16 @@ static void fail(struct vtrace_recorder *rec, int err)
  *	out of memory
  *
  * Return: 0; -EINVAL for options that make no recording (no instance, no
- * event, a fill policy other than streaming without a maximum size);
- * -ENOMEM.
+ * event, a fill policy other than streaming without a maximum size, a
+ * realtime priority out of range); -EPERM for a realtime priority this
+ * process may not take; -ENOMEM.
  */
 int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
 			   struct vtrace_sink *sink,
 			   struct vtrace_recorder **out)
 {
 	struct vtrace_recorder *rec;
-	int cpu;
+	int cpu, ret;
 
 	*out = NULL;
 	rec = calloc(1, sizeof(*rec));
@@ -210,6 +314,9 @@ int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
 	rec->stop_fd = -1;
 	rec->wake_fd = -1;
 	pthread_mutex_init(&rec->lock, NULL);
+	pthread_mutex_init(&rec->adapt_lock, NULL);
+	rec->wakeups.first_lowered = -1;
+	rec->wakeups.rt_prio = opts->rt_prio;
 	*out = rec;
 
 	if (!opts->instance || !opts->nr_events || !sink) {
@@ -223,6 +330,9 @@ int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
 				  "RING_BUFFER");
 		return -EINVAL;
 	}
+	ret = check_rt_prio(rec);
+	if (ret)
+		return ret;
 	if (!rec->opts.drain_period_ms)
 		rec->opts.drain_period_ms = DEFAULT_PERIOD_MS;
 	/* The output is written as it is read: read at least that often. */
@@ -454,6 +564,16 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 	return 0;
 }
 
+/* How many sub-buffers a CPU's buffer holds, for telling it near full. */
+static void count_subbufs(struct vtrace_recorder *rec)
+{
+	long long kb;
+
+	if (rec->subbuf_size &&
+	    !tracefs_instance_file_read_number(rec->tfs, "buffer_size_kb", &kb))
+		rec->nr_subbufs = kb * 1024 / rec->subbuf_size;
+}
+
 static int set_up(struct vtrace_recorder *rec)
 {
 	struct vtrace_sink_info info;
@@ -466,6 +586,7 @@ static int set_up(struct vtrace_recorder *rec)
 	ret = open_readers(rec);
 	if (ret)
 		return ret;
+	count_subbufs(rec);
 
 	info = (struct vtrace_sink_info){
 		.instance = rec->tfs,
@@ -612,6 +733,103 @@ static void publish_stats(struct cpu_thread *t)
 	pthread_mutex_unlock(&rec->lock);
 }
 
+/* Pressure on a CPU's buffer: lower buffer_percent for every CPU. */
+static void lower_percent(struct vtrace_recorder *rec, bool lost)
+{
+	clock_gettime(CLOCK_MONOTONIC, &rec->calm_since);
+	if (rec->lowered ||
+	    vtrace_settings_set_percent(&rec->settings,
+					VTRACE_RECORDER_LOW_PERCENT))
+		return;
+	rec->lowered = true;
+	rec->wakeups.lowered++;
+	if (lost)
+		rec->wakeups.lowered_lost++;
+	if (rec->wakeups.first_lowered < 0)
+		rec->wakeups.first_lowered = since(&rec->start);
+}
+
+/* No CPU under pressure for VTRACE_RECORDER_CALM_MS: wake up as before. */
+static void restore_percent(struct vtrace_recorder *rec)
+{
+	if (!rec->lowered ||
+	    since(&rec->calm_since) * 1000 < VTRACE_RECORDER_CALM_MS)
+		return;
+	if (vtrace_settings_set_percent(&rec->settings,
+					VTRACE_RECORDER_BUFFER_PERCENT))
+		return;
+	rec->lowered = false;
+	rec->wakeups.restored++;
+}
+
+/*
+ * After a wake-up that moved @backlog sub-buffers: a buffer that lost
+ * events since the last one, or was found at least half full, is read
+ * too late at buffer_percent 25 (the reader, woken, waits for its time
+ * slice while the writer fills the rest). Woken at one full sub-buffer
+ * instead, it has nearly the whole buffer as slack.
+ */
+static void adapt_wakeups(struct cpu_thread *t, unsigned long long backlog)
+{
+	struct vtrace_recorder *rec = t->rec;
+	const struct vtrace_ring_stats *st =
+		vtrace_ring_reader_stats(rec->readers[t->cpu]);
+	unsigned long long lost = st->kernel_lost > st->missed_events ?
+					  st->kernel_lost :
+					  st->missed_events;
+	bool lost_more = lost > t->seen_lost;
+	bool near_full = rec->nr_subbufs && backlog * 2 >= rec->nr_subbufs;
+
+	t->seen_lost = lost;
+	pthread_mutex_lock(&rec->adapt_lock);
+	if (lost_more || near_full)
+		lower_percent(rec, lost_more);
+	else
+		restore_percent(rec);
+	pthread_mutex_unlock(&rec->adapt_lock);
+}
+
+/*
+ * Read, and read again at once while the last read found complete
+ * sub-buffers: under a heavy load more fill while one is written out,
+ * and going back to poll() would leave them until the next wake-up.
+ * Ends when the buffer has none, or the recording is to stop.
+ */
+static int read_while_ready(struct cpu_thread *t)
+{
+	struct vtrace_recorder *rec = t->rec;
+	const struct vtrace_ring_stats *st =
+		vtrace_ring_reader_stats(rec->readers[t->cpu]);
+	unsigned long long start = st->subbufs, before;
+	int ret;
+
+	for (;;) {
+		before = st->subbufs;
+		ret = consume_cpu(t, false);
+		if (ret || st->subbufs == before ||
+		    atomic_load(&rec->reason) != VTRACE_STOP_NONE)
+			break;
+		t->rereads++;
+	}
+	adapt_wakeups(t, st->subbufs - start);
+	return ret;
+}
+
+/* Back to the caller's policy (lowering one's own needs no privilege). */
+static void restore_policy(struct cpu_thread *t)
+{
+	struct vtrace_recorder *rec = t->rec;
+	struct sched_param param;
+	int policy;
+
+	if (pthread_setschedparam(pthread_self(), rec->caller_policy,
+				  &rec->caller_param))
+		return;
+	t->rt_restored =
+		!pthread_getschedparam(pthread_self(), &policy, &param) &&
+		policy == rec->caller_policy;
+}
+
 /*
  * A CPU's reader thread: consumes until vtrace_recorder_stop() makes
  * stop_fd readable, then drains what is left once tracing is off.
@@ -657,16 +875,40 @@ static void *record_cpu(void *arg)
 				  strerror(errno));
 			break;
 		}
-		t->err = consume_cpu(t, false);
+		t->err = read_while_ready(t);
 		if (t->err)
 			break;
 		publish_stats(t);
 	}
+	/* Tracing is off: the drain has no writer to keep up with. */
+	if (rec->opts.rt_prio)
+		restore_policy(t);
 	if (t->err)
 		fail(rec, t->err);
 	else if (atomic_load(&rec->drain))
 		t->drain_err = consume_cpu(t, true);
 	return NULL;
+}
+
+/*
+ * A reader thread starts at vtrace_recorder_opts.rt_prio when asked:
+ * woken, it preempts the writer on its CPU at once instead of waiting
+ * for the writer's time slice to end.
+ */
+static int reader_attr(struct vtrace_recorder *rec, pthread_attr_t *attr)
+{
+	struct sched_param param = { .sched_priority = rec->opts.rt_prio };
+	int err;
+
+	err = pthread_attr_init(attr);
+	if (err || !rec->opts.rt_prio)
+		return err;
+	err = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED) ?:
+		      pthread_attr_setschedpolicy(attr, SCHED_FIFO)	 ?:
+		      pthread_attr_setschedparam(attr, &param);
+	if (err)
+		pthread_attr_destroy(attr);
+	return err;
 }
 
 /* Signals go to the caller's thread, never to a reader's poll(). */
@@ -676,15 +918,29 @@ static int start_thread(struct vtrace_recorder *rec, int cpu)
 	sigset_t all, old;
 	int err;
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&t->id, NULL, record_cpu, t);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_t attr;
+	char name[24]; /* the kernel keeps the first 15 characters */
+
+	err = reader_attr(rec, &attr);
 	if (err) {
-		rec_error(rec, "cannot start the reader of cpu%d: %s", cpu,
+		rec_error(rec, "cannot set up the reader of cpu%d: %s", cpu,
 			  strerror(err));
 		return -err;
 	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&t->id, &attr, record_cpu, t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (err) {
+		rec_error(rec, "cannot start the reader of cpu%d: %s%s", cpu,
+			  strerror(err),
+			  err == EPERM ? " (at a realtime priority)" : "");
+		return -err;
+	}
+	snprintf(name, sizeof(name), "vtrace-cpu%d", cpu);
+	name[15] = '\0';
+	pthread_setname_np(t->id, name);
 	t->running = true;
 	return 0;
 }
@@ -770,14 +1026,6 @@ static int tear_down(struct vtrace_recorder *rec, bool finish)
 	}
 	rec->state = REC_STOPPED;
 	return ret;
-}
-
-static double since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
 /*
@@ -1044,6 +1292,7 @@ void vtrace_recorder_destroy(struct vtrace_recorder *rec)
 	free(rec->changes);
 	free(rec->formats);
 	free(rec->clock);
+	pthread_mutex_destroy(&rec->adapt_lock);
 	pthread_mutex_destroy(&rec->lock);
 	free(rec);
 }
@@ -1212,6 +1461,45 @@ size_t vtrace_recorder_subbuf_size(const struct vtrace_recorder *rec)
 const char *vtrace_recorder_clock(const struct vtrace_recorder *rec)
 {
 	return rec->clock;
+}
+
+/**
+ * vtrace_recorder_wakeups - how the readers adapted their wake-ups
+ * @rec: the recorder
+ * @w: filled in; @w->rereads is complete once the recording stopped
+ *
+ * Also tells whether the readers ran at a realtime priority.
+ */
+void vtrace_recorder_wakeups(const struct vtrace_recorder *rec,
+			     struct vtrace_recorder_wakeups *w)
+{
+	struct vtrace_recorder *r = (struct vtrace_recorder *)rec;
+	int cpu;
+
+	pthread_mutex_lock(&r->adapt_lock);
+	*w = r->wakeups;
+	pthread_mutex_unlock(&r->adapt_lock);
+	w->rereads = 0;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		w->rereads += r->threads[cpu].rereads;
+}
+
+/**
+ * vtrace_recorder_rt_restored - reader threads back at the caller's policy
+ * @rec: a stopped recorder
+ *
+ * Return: how many reader threads, having read at
+ * vtrace_recorder_opts.rt_prio while tracing was on, went back to the
+ * scheduling policy of the thread that started the recording before the
+ * drain (each checks its own policy afterwards).
+ */
+int vtrace_recorder_rt_restored(const struct vtrace_recorder *rec)
+{
+	int cpu, n = 0;
+
+	for (cpu = 0; cpu < rec->nr_cpus; cpu++)
+		n += rec->threads[cpu].rt_restored;
+	return n;
 }
 
 /**

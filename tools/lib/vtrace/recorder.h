@@ -57,6 +57,14 @@ struct vtrace_recorder;
  * (buffer_percent), or after vtrace_recorder_opts.drain_period_ms.
  */
 #define VTRACE_RECORDER_BUFFER_PERCENT 25
+/*
+ * While a buffer runs near full or loses events, the readers are woken
+ * as soon as one sub-buffer is full instead (see struct
+ * vtrace_recorder_wakeups), until no CPU has been under that pressure for
+ * VTRACE_RECORDER_CALM_MS.
+ */
+#define VTRACE_RECORDER_LOW_PERCENT 1
+#define VTRACE_RECORDER_CALM_MS 500
 
 /**
  * enum vtrace_fill_policy - what a recording keeps when data outgrows it
@@ -125,6 +133,10 @@ struct vtrace_recorder_hooks;
  * @nr_tids: entries in @tids; 0: every thread
  * @tracefs_options: NULL-terminated trace options to set during the
  *	recording ("name" or "noname"); NULL: none
+ * @rt_prio: run the reader threads at this SCHED_FIFO priority (1..99)
+ *	while tracing is on, as trace-cmd record -r does; 0: as the caller
+ *	runs (the default). Needs CAP_SYS_NICE or an RLIMIT_RTPRIO that
+ *	allows it
  * @hooks: callbacks, or NULL
  * @hooks_ctx: passed to every hook
  */
@@ -145,6 +157,7 @@ struct vtrace_recorder_opts {
 	const pid_t *tids;
 	size_t nr_tids;
 	const char *const *tracefs_options;
+	int rt_prio;
 	const struct vtrace_recorder_hooks *hooks;
 	void *hooks_ctx;
 };
@@ -184,9 +197,31 @@ struct vtrace_recorder_progress {
 	unsigned long long lost;
 };
 
+/**
+ * struct vtrace_recorder_wakeups - how the readers adapted their wake-ups
+ * @lowered: times buffer_percent went from %VTRACE_RECORDER_BUFFER_PERCENT
+ *	down to %VTRACE_RECORDER_LOW_PERCENT
+ * @restored: times it went back up
+ * @lowered_lost: of @lowered, those caused by lost events (the others: a
+ *	wake-up found the buffer at least half full)
+ * @rereads: times a reader read again at once, without waiting, because
+ *	its last read had found data
+ * @first_lowered: seconds from the start to the first @lowered, or -1
+ * @rt_prio: the readers' SCHED_FIFO priority while tracing, 0 for none
+ */
+struct vtrace_recorder_wakeups {
+	unsigned long long lowered;
+	unsigned long long restored;
+	unsigned long long lowered_lost;
+	unsigned long long rereads;
+	double first_lowered;
+	int rt_prio;
+};
+
 int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
 			   struct vtrace_sink *sink,
 			   struct vtrace_recorder **out);
+int vtrace_recorder_check_rt_prio(int prio, char *why, size_t len);
 int vtrace_recorder_start(struct vtrace_recorder *rec);
 int vtrace_recorder_poll(struct vtrace_recorder *rec, int timeout_ms);
 int vtrace_recorder_run(struct vtrace_recorder *rec);
@@ -210,6 +245,9 @@ enum vtrace_reader_path
 vtrace_recorder_reader(const struct vtrace_recorder *rec);
 size_t vtrace_recorder_subbuf_size(const struct vtrace_recorder *rec);
 const char *vtrace_recorder_clock(const struct vtrace_recorder *rec);
+void vtrace_recorder_wakeups(const struct vtrace_recorder *rec,
+			     struct vtrace_recorder_wakeups *w);
+int vtrace_recorder_rt_restored(const struct vtrace_recorder *rec);
 const struct vtrace_sink *
 vtrace_recorder_sink(const struct vtrace_recorder *rec);
 

@@ -273,6 +273,7 @@ static int mmap_consume(struct vtrace_ring_reader *reader, bool drain,
 		id = st->meta->reader.id;
 		read = st->meta->reader.read;
 		marked = take_marked(st);
+		reader->stats.kernel_lost = st->meta->overrun;
 		if (id != st->id) {
 			orphan_copy(st);
 			new_reader_subbuf(st, id);

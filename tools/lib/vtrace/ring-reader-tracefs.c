@@ -99,6 +99,7 @@ static void count_events(struct vtrace_ring_reader *reader)
 	}
 	st->last = c.read_events;
 	reader->stats.events = st->before + c.read_events - st->base;
+	reader->stats.kernel_lost = vtrace_ring_counters_lost(&c);
 	/* The one in @buf is counted by the kernel, not handed out yet. */
 }
 

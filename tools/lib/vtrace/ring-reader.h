@@ -46,6 +46,8 @@ enum vtrace_reader_path {
  * @missed_subbufs: sub-buffers whose header says events were lost before
  *	them (the ring buffer was overrun)
  * @missed_events: events lost, as far as those headers tell the count
+ * @kernel_lost: events the kernel counts as lost on this CPU (overrun,
+ *	and dropped where it keeps that count), as last seen by the reader
  */
 struct vtrace_ring_stats {
 	unsigned long long subbufs;
@@ -53,6 +55,7 @@ struct vtrace_ring_stats {
 	unsigned long long events;
 	unsigned long long missed_subbufs;
 	unsigned long long missed_events;
+	unsigned long long kernel_lost;
 };
 
 /**

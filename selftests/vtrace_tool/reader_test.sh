@@ -1,0 +1,248 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# How vtrace record's per-CPU readers keep up, on this kernel's tracefs:
+# the realtime priority of the reader threads (applied while tracing, back
+# to the caller's policy for the drain, the default, the refusals), and
+# the adaptive wake-up (buffer_percent lowered after an overrun, restored
+# once calm, exact counts in --json), with markers on the host and the
+# module's burst in the guests; in the guests also that a burst several
+# times the buffer's size, which the readers keep up with, loses nothing.
+# No timing is asserted: the overrun is made by stopping the recorder
+# (SIGSTOP) while the buffer is filled.
+#
+# POSIX sh (the guests run busybox).
+
+. "$(cd "$(dirname "$0")" && pwd)/vtrace_test_lib.sh"
+
+work=$VT_TMP
+inst=vtrace_reader_test_$$
+idir=$TRACEFS/instances/$inst
+burst=/sys/kernel/debug/vtrace/burst
+pid=
+
+cleanup() {
+	[ -n "$pid" ] && kill -CONT "$pid" 2> /dev/null
+	[ -n "$pid" ] && kill -TERM "$pid" 2> /dev/null
+	if [ -d "$idir" ]; then
+		echo 0 > "$idir/events/enable"
+		rmdir "$idir"
+	fi
+	vt_cleanup_tmp
+}
+trap cleanup EXIT
+
+ktap_print_header
+vt_require_root
+vt_require_tracefs
+have_module=0
+[ -d $TRACEFS/events/mali ] && have_module=1
+ncpus=$(grep -c '^processor' /proc/cpuinfo)
+
+ktap_set_plan 8
+
+# wakeup_num KEY FILE: a member of the summary's "wakeups" object.
+wakeup_num() {
+	sed 's/.*"wakeups":{//; s/.*"'"$1"'":\(-*[0-9]*\).*/\1/' "$2"
+}
+
+# threads_at PID POLICY PRIO: how many of PID's vtrace-cpuN threads run at
+# scheduling POLICY (0 SCHED_OTHER, 1 SCHED_FIFO) and rt_priority PRIO
+# (fields 41 and 40 of /proc/PID/task/TID/stat; after the ") " that ends
+# the name they are the 39th and 38th).
+threads_at() {
+	for t in /proc/"$1"/task/*; do
+		case $(cat "$t/comm") in vtrace-cpu*) ;; *) continue ;; esac
+		sed 's/.*) //' "$t/stat"
+	done | awk -v p="$2" -v r="$3" '$39 == p && $38 == r { n++ }
+		END { print n + 0 }'
+}
+
+# main_policy PID: the scheduling policy of PID's first thread.
+main_policy() {
+	sed 's/.*) //' /proc/"$1"/stat | awk '{ print $39 }'
+}
+
+# wait_recording PID: until the recording PID has switched tracing on.
+wait_recording() {
+	until [ "$(cat "$idir/tracing_on" 2> /dev/null)" = 1 ] &&
+	      grep -q . "$idir/set_event"; do
+		kill -0 "$1" 2> /dev/null || return
+		sleep 0.05
+	done
+}
+
+# start ARGS...: vtrace record --background on the instance; sets pid.
+start() {
+	"$VTRACE" record --instance "$inst" --background --json \
+		-o "$work/out.dat" "$@" > "$work/bgpid" 2> "$work/err"
+	rc=$?
+	pid=$(cat "$work/bgpid")
+	wait_recording "$pid"
+}
+
+# stop: vtrace stop, the summary's JSON in $work/json.
+stop() {
+	"$VTRACE" stop --instance "$inst" > "$work/stop" 2>> "$work/err"
+	rc=$?
+	pid=
+	grep '^{' "$work/stop" > "$work/json"
+}
+
+# fill N: N events in the instance's buffer on every CPU: the module's
+# burst, or N markers of 1000 bytes written on each CPU in turn.
+fill() {
+	if [ $have_module = 1 ]; then
+		echo "$1" > $burst/start || return
+		while grep -q 'state: running' $burst/status; do sleep 0.1; done
+		awk '/^emitted:/ { print $2 }' $burst/status
+		return
+	fi
+	line=$(printf '%01000d' 0)
+	c=0
+	while [ $c -lt "$ncpus" ]; do
+		taskset -c $c sh -c '
+			i=0
+			while [ $i -lt '"$1"' ]; do
+				echo "'"$line"'" > '"$idir"'/trace_marker
+				i=$((i + 1))
+			done'
+		c=$((c + 1))
+	done
+	echo $(($1 * ncpus))
+}
+
+# The instance records one event that never fires (its filter matches
+# nothing); fill's markers (ftrace/print) are always recorded.
+mkdir "$idir"
+echo 'common_pid < 0' > "$idir/events/sched/sched_process_exec/filter"
+if [ $have_module = 1 ]; then
+	event=mali/mali_pm_status
+else
+	event=sched/sched_process_exec
+fi
+
+# -r 7: every reader at SCHED_FIFO 7 while recording, the main thread as
+# it was; each reader back at the caller's policy for the drain.
+start -e $event -r 7
+expect [ $rc = 0 ]
+expect [ "$(threads_at "$pid" 1 7)" = "$ncpus" ]
+expect [ "$(threads_at "$pid" 0 0)" = 0 ]
+expect [ "$(main_policy "$pid")" = 0 ]
+stop
+expect [ $rc = 0 ]
+expect [ "$(wakeup_num rt_prio "$work/json")" = 7 ]
+expect [ "$(wakeup_num rt_restored "$work/json")" = "$ncpus" ]
+result "reader_rt_prio_applied_and_restored"
+
+# As root, by default: SCHED_FIFO 1; -r 0: the caller's policy.
+start -e $event
+expect [ "$(threads_at "$pid" 1 1)" = "$ncpus" ]
+stop
+expect [ "$(wakeup_num rt_prio "$work/json")" = 1 ]
+start -e $event -r 0
+expect [ "$(threads_at "$pid" 0 0)" = "$ncpus" ]
+stop
+expect [ "$(wakeup_num rt_prio "$work/json")" = 0 ]
+expect [ "$(wakeup_num rt_restored "$work/json")" = 0 ]
+result "reader_rt_prio_default_1_and_0_for_none"
+
+# A priority out of range is a usage error, before tracefs is touched.
+before=$(settings_of "$idir")
+vt_run record --instance "$inst" -e $event -r 100 -t 1 -o "$work/no.dat"
+expect [ $rc = 2 ]
+expect contains "$err" "bad realtime priority '100' (0 to 99)"
+expect [ ! -e "$work/no.dat" ]
+expect [ "$(settings_of "$idir")" = "$before" ]
+result "reader_rt_prio_out_of_range_is_a_usage_error"
+
+# Without CAP_SYS_NICE (and RLIMIT_RTPRIO 0): -r is refused, nothing is
+# touched; the default then runs at the caller's policy.
+if command -v setpriv > /dev/null &&
+   setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice true 2> /dev/null; then
+	nocap="setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice"
+	# shellcheck disable=SC2086
+	(ulimit -r 0 && exec $nocap "$VTRACE" record --instance "$inst" \
+		-e $event -r 5 -t 1 -o "$work/no.dat") \
+		> "$work/out" 2> "$work/err"
+	rc=$?
+	expect [ $rc = 1 ]
+	expect grep -qx 'vtrace: error: realtime priority 5 needs CAP_SYS_NICE (or an RLIMIT_RTPRIO of at least 5)' "$work/err"
+	expect [ ! -e "$work/no.dat" ]
+	expect [ "$(settings_of "$idir")" = "$before" ]
+	# shellcheck disable=SC2086
+	(ulimit -r 0 && exec $nocap "$VTRACE" record --instance "$inst" \
+		-e $event -t 1 --json -o "$work/no.dat") \
+		> "$work/json" 2> "$work/err"
+	rc=$?
+	expect [ $rc = 0 ]
+	expect [ "$(wakeup_num rt_prio "$work/json")" = 0 ]
+	result "reader_rt_prio_refused_without_cap_sys_nice"
+else
+	ktap_test_skip "reader_rt_prio_refused_without_cap_sys_nice (no setpriv)"
+fi
+
+# Nothing under pressure: buffer_percent stays where it was set.
+start -e $event -b 4096
+expect [ $rc = 0 ]
+emitted=$(fill 100)
+stop
+expect [ $rc = 0 ]
+expect [ "$(json_num events "$work/json")" = "$emitted" ]
+expect [ "$(wakeup_num lowered "$work/json")" = 0 ]
+expect [ "$(wakeup_num restored "$work/json")" = 0 ]
+expect [ "$(cat "$idir/buffer_percent")" = "$(echo "$before" | sed -n 4p)" ]
+result "reader_wakeups_stay_without_pressure"
+
+# Overrun: the recorder stopped while each CPU's buffer is filled several
+# times over. On resuming, its readers see the loss and lower
+# buffer_percent (once, for every CPU); calm for
+# VTRACE_RECORDER_CALM_MS, they put it back (once). Every event is
+# either recorded or counted lost by the kernel.
+if [ $have_module = 1 ]; then n=100000; else n=3000; fi
+start -e $event -b 1024
+expect [ $rc = 0 ]
+kill -STOP "$pid"
+emitted=$(fill $n)
+kill -CONT "$pid"
+sleep 3
+expect [ "$(cat "$idir/buffer_percent")" = 25 ]
+stop
+expect [ $rc = 0 ]
+events=$(json_num events "$work/json")
+lost=$(json_num lost "$work/json")
+expect [ "$lost" -gt 0 ]
+expect [ $((events + lost)) = "$emitted" ]
+expect [ "$(wakeup_num lowered "$work/json")" = 1 ]
+expect [ "$(wakeup_num lowered_lost "$work/json")" = 1 ]
+expect [ "$(wakeup_num restored "$work/json")" = 1 ]
+expect [ "$(cat "$idir/buffer_percent")" = "$(echo "$before" | sed -n 4p)" ]
+result "reader_wakeups_lowered_on_overrun_and_restored ($events recorded, $lost lost)"
+
+# -v says what the adaptation did, in the same counts.
+start -e $event -b 1024 -v
+kill -STOP "$pid"
+fill $n > /dev/null
+kill -CONT "$pid"
+sleep 3
+stop
+cat "$work/stop" "$work/err" > "$work/said"
+expect grep -qx 'vtrace: wake-ups: buffer_percent lowered 25 -> 1 1 times (1 for lost events, the rest for a buffer half full), first at [0-9.]* s; restored 1 times' "$work/said"
+expect grep -q '^vtrace: wake-ups: read again at once [0-9]* times$' "$work/said"
+result "reader_wakeups_told_by_verbose"
+
+# A burst several times the buffer, which the readers keep up with: not
+# one event lost (the guests; the host's markers come from a shell).
+if [ $have_module = 1 ]; then
+	start -e mali/mali_pm_status -b 1024
+	emitted=$(fill 200000)
+	stop
+	expect [ $rc = 0 ]
+	expect [ "$(json_num lost "$work/json")" = 0 ]
+	expect [ "$(json_num events "$work/json")" = "$emitted" ]
+	result "reader_burst_bigger_than_the_buffer_loses_nothing ($emitted events)"
+else
+	ktap_test_skip "reader_burst_bigger_than_the_buffer_loses_nothing (vtrace.ko not loaded)"
+fi
+
+ktap_finished
