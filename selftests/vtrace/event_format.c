@@ -13,6 +13,8 @@
  *  - Power levels are TRACE_DEFINE_ENUM symbols, so the print fmt shows
  *    their values where the device shows GPU_POWER_LEVEL_* names.
  *  - Kernels since 5.10 print a fixed array's length evaluated ("[4]").
+ *  - A string field is as signed as the kernel's char: the device is arm64
+ *    (unsigned), 6.1 on x86 signed, 6.2 and later unsigned everywhere.
  *
  * The reference is not part of the project: VTRACE_REF_DIR names the
  * directory holding pixel-raven-5.10/ and perfetto-synthetic/ (run-guest.sh
@@ -160,8 +162,10 @@ static int want_fields(const struct vt_format *ref, int char_signed,
 		if (w->stored_name) {
 			strcpy(w->type, "__data_loc char[]");
 			w->size = 4;
-			w->is_signed = char_signed;
 		}
+		/* A string's signedness is the kernel's char's. */
+		if (!strcmp(w->type, "__data_loc char[]"))
+			w->is_signed = char_signed;
 		if (!strncmp(w->name, "common_", 7)) {
 			w->offset = ref->field[i].offset;
 		} else {
