@@ -7,8 +7,9 @@
 # checkpatch --strict is clean on every C file (module/, tools/,
 # selftests/), they are formatted with the kernel's .clang-format,
 # kernel-doc -none -Wall finds nothing in the libraries (tools/lib/), the
-# device-tree overlays in dts/ compile without a dtc warning, and dt-schema
-# accepts the bindings and validates the overlays against them.
+# device-tree overlays in dts/ compile without a dtc warning, dt-schema
+# accepts the bindings and validates the overlays against them, and
+# docutils parses Documentation/*.rst without a warning.
 # --no-module skips the module builds (minutes): the checks of the files
 # alone, for running before landing.
 
@@ -30,7 +31,7 @@ result() {
 }
 
 echo "TAP version 13"
-echo "1..$((${#targets[@]} + (${#targets[@]} > 0) + 6))"
+echo "1..$((${#targets[@]} + (${#targets[@]} > 0) + 7))"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -129,3 +130,12 @@ dt_out=$(make -s -C "$top/dts" validate 2>&1)
 dt_problems=$(grep -c . <<<"$dt_out")
 [ "$dt_problems" = 0 ] || sed 's/^/# /' <<<"$dt_out"
 result "$dt_problems" "dt-schema: bindings and dts/ overlays validate: $dt_problems lines"
+
+# Debian's docutils (python3-docutils), not whichever python3 is first on
+# PATH: a page the reST parser warns about renders wrongly.
+rst_out=$(cd "$top" && for f in Documentation/*.rst; do
+	/usr/bin/rst2pseudoxml --halt=warning --report=warning "$f" 2>&1 >/dev/null
+done)
+rst_problems=$(grep -c . <<<"$rst_out")
+[ "$rst_problems" = 0 ] || sed 's/^/# /' <<<"$rst_out"
+result "$rst_problems" "docutils parses Documentation/*.rst: $rst_problems lines"

@@ -21,7 +21,7 @@ packages=(
 	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd libkshark2
 	clang libclang-rt-14-dev
 	linux-source-6.12 man-db
-	protobuf-compiler dmtracedump graphviz
+	protobuf-compiler dmtracedump graphviz python3-docutils
 )
 
 need_install() {
