@@ -46,6 +46,7 @@ lint:
 
 bench: tools
 	tools/bench/record-bench.sh
+	tools/bench/lossless-sweep.sh
 	tools/bench/convert-bench.sh
 	$(MAKE) -s -C selftests/vtrace_atrace bench
 	tools/rig/setup.sh

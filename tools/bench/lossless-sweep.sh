@@ -96,21 +96,13 @@ measure() {
 	local reader=$1 rate=$2 kb=$3 pid calls lost json vlost=- bytes
 	new_instance
 	if [ "$reader" = trace-cmd ]; then
-		setsid unshare -m sh -c '
-			echo 1 > '"$work"'/fe
-			mount --bind '"$work"'/fe /proc/sys/kernel/ftrace_enabled
-			: > '"$work"'/empty
-			for d in '"$tracefs $idir"'; do
-				for f in set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_ftrace_notrace_pid; do
-					[ -e $d/$f ] && mount --bind '"$work"'/empty $d/$f
-				done
-			done
-			exec /usr/bin/time -f "%U %S" -o '"$work"'/time trace-cmd record -q \
-				-B '"$inst"' -b '"$kb"' \
-				-e raw_syscalls:sys_enter -f "'"$filter"'" \
-				-e raw_syscalls:sys_exit -f "'"$filter"'" \
-				--file-version 6 --compression none -o '"$work"'/out.dat
-		' > "$work/log" 2>&1 &
+		setsid unshare -m "$top/tools/bench/tracecmd-ns.sh" "$work" \
+			"$idir" /usr/bin/time -f "%U %S" -o "$work/time" \
+			trace-cmd record -q -B "$inst" -b "$kb" \
+			-e raw_syscalls:sys_enter -f "$filter" \
+			-e raw_syscalls:sys_exit -f "$filter" \
+			--file-version 6 --compression none \
+			-o "$work/out.dat" > "$work/log" 2>&1 &
 		pid=$!
 	else
 		local opt=()

@@ -118,21 +118,12 @@ out=$work/trace-cmd.dat
 tc_inst=${inst}_tc
 tc_dir=$tracefs/instances/$tc_inst
 mkdir "$tc_dir"
-setsid unshare -m sh -c '
-	echo 1 > '"$work"'/fe
-	mount --bind '"$work"'/fe /proc/sys/kernel/ftrace_enabled
-	: > '"$work"'/empty
-	for d in '"$tracefs $tc_dir"'; do
-		for f in set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_ftrace_notrace_pid; do
-			[ -e $d/$f ] && mount --bind '"$work"'/empty $d/$f
-		done
-	done
-	exec /usr/bin/time -f "%U %S" -o '"$work"'/time trace-cmd record -q \
-		-B '"$tc_inst"' -b '"$buf_kb"' \
-		-e raw_syscalls:sys_enter -f "'"$filter"'" \
-		-e raw_syscalls:sys_exit -f "'"$filter"'" \
-		--file-version 6 --compression none -o '"$out"'
-' > "$work/tc.log" 2>&1 &
+setsid unshare -m "$top/tools/bench/tracecmd-ns.sh" "$work" "$tc_dir" \
+	/usr/bin/time -f "%U %S" -o "$work/time" trace-cmd record -q \
+	-B "$tc_inst" -b "$buf_kb" \
+	-e raw_syscalls:sys_enter -f "$filter" \
+	-e raw_syscalls:sys_exit -f "$filter" \
+	--file-version 6 --compression none -o "$out" > "$work/tc.log" 2>&1 &
 tc=$!
 # Recording once its instance traces both events.
 until [ "$(cat "$tc_dir/events/raw_syscalls/sys_exit/enable" 2>/dev/null)" = 1 ]; do

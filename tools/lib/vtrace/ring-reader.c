@@ -107,12 +107,15 @@ static bool has_buffer(int fd)
 }
 
 /*
- * The path that costs least per MB. Every kernel that maps ring buffers
- * (6.10 to 6.18 measured) marks a mapped sub-buffer's events read one at
- * a time in TRACE_MMAP_IOCTL_GET_READER, where splice hands a sub-buffer
- * over whole: record-bench.sh measured splice at 0.33-0.35x trace-cmd's
- * CPU per MB and mmap at 0.65-0.72x. A kernel where mapping is cheaper
- * would be told apart here.
+ * The path that costs least per MB, for every output. Every kernel that
+ * maps ring buffers (6.10 to 6.18 measured) marks a mapped sub-buffer's
+ * events read one at a time in TRACE_MMAP_IOCTL_GET_READER, where splice
+ * hands a sub-buffer over whole: record-bench.sh measured splice at
+ * 0.33-0.35x trace-cmd's CPU per MB and mmap at 0.65-0.72x, and
+ * lossless-sweep.sh, with the readers at a realtime priority so that
+ * every path kept up, splice at 0.69 ms/MB and mmap at 0.94 (0.43 and
+ * 0.74 under an unbounded load). A kernel where mapping is cheaper would
+ * be told apart here.
  */
 static const struct vtrace_ring_reader_ops *auto_path(void)
 {
