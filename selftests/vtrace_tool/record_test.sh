@@ -340,13 +340,18 @@ kill -KILL $pid
 wait $pid 2> /dev/null
 echo 0 > "$idir/events/enable"
 echo 1 > "$idir/tracing_on"
+# The file keeps its temporary name: k.dat never appears.
+partial=$(ls "$work"/.k.dat.?????? 2> /dev/null)
+expect [ -f "$partial" ]
+expect [ ! -e "$work/k.dat" ]
 if [ -z "$VTRACE_OUT" ]; then
-	"$VTRACE" report "$work/k.dat" > /dev/null 2> "$work/err"
+	"$VTRACE" report "$partial" > /dev/null 2> "$work/err"
 	rc=$?
 	expect [ $rc = 1 ]
 	expect grep -q "incomplete" "$work/err"
 fi
-keep "$work/k.dat" killed
+keep "$partial" killed
+rm -f "$partial"
 result "record_sigkill_report_says_incomplete"
 
 # tracefs not mounted: vtrace mounts it (in a private mount namespace).

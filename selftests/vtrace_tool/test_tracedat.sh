@@ -223,16 +223,26 @@ for fs in work tmpfs ramfs; do
 		ktap_print_msg "$fs: capture $rc trace-cmd $tc_rc size $size allocated $alloc: $(head -c 300 "$work/err")"
 		ok=0
 	fi
-	# Killed: the unfinished file is named, and where its data is.
+	# Killed: the unfinished file keeps its temporary name (the final
+	# name never appears), report names it and where its data is, and
+	# vtrace recover makes a trace.dat of all 20 markers.
 	fill_instance 20 && ("$CAPTURE" -o "$dir/killed.dat" -i "$inst_name" -k) \
 		> /dev/null 2>&1
-	"$VTRACE" report "$dir/killed.dat" > /dev/null 2> "$work/err"
+	partial=$(ls "$dir"/.killed.dat.?????? 2> /dev/null)
+	"$VTRACE" report "$partial" > /dev/null 2> "$work/err"
 	where="still in it"
-	[ "$fs" = ramfs ] && where="still in $dir/killed.dat.cpuN"
-	if ! grep -q "is incomplete.*$where" "$work/err"; then
-		ktap_print_msg "$fs killed: $(head -c 300 "$work/err")"
+	[ "$fs" = ramfs ] && where="still in $partial.cpuN"
+	"$VTRACE" recover "$partial" -o "$dir/recovered.dat" > "$work/out" 2>&1
+	rc=$?
+	if [ -e "$dir/killed.dat" ] || [ ! -f "$partial" ] ||
+	   ! grep -q "is incomplete.*$where: 'vtrace recover" "$work/err" ||
+	   [ "$rc" != 0 ] ||
+	   ! cmp -s <(tc_report "$dir/recovered.dat" > "$work/rec.txt" &&
+		      marker_numbers "$work/rec.txt") <(seq 1 20); then
+		ktap_print_msg "$fs killed: recover $rc: $(head -c 300 "$work/err") $(head -c 300 "$work/out")"
 		ok=0
 	fi
+	rm -f "$partial" "$partial".cpu* "$dir/recovered.dat"
 	[ "$fs" != work ] && umount "$dir"
 done
 result "every_layout_makes_a_whole_file ($layouts markers)" test "$ok" = 1
@@ -510,7 +520,8 @@ fill_instance 20 && ("$CAPTURE" -o "$work/killed.dat" -i "$inst_name" -k) \
 	> /dev/null 2>&1
 kill_rc=$?
 expect_error "killed_recording_is_named_incomplete (capture exit $kill_rc)" \
-	"is incomplete" "$VTRACE" report "$work/killed.dat"
+	"is incomplete" "$VTRACE" report "$(ls "$work"/.killed.dat.??????)"
+rm -f "$work"/.killed.dat.*
 
 # A tmpfs with room for the metadata, the writer's reserve and part of the
 # data: the capture hits ENOSPC, and the file still holds, in order, the

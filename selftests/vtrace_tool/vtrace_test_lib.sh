@@ -130,3 +130,20 @@ vt_require_tracefs()
 	ktap_skip_all "no tracefs"
 	exit "$KSFT_SKIP"
 }
+
+# vt_stopped PID - the process is stopped (SIGSTOP: a stopping point of
+# the vtrace_phases test build, see tools/lib/vtrace/test-phase.h) or gone.
+vt_stopped()
+{
+	vt_state=$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2> /dev/null)
+	[ -z "$vt_state" ] || [ "$vt_state" = T ]
+}
+
+# vt_wait_stopped PID - until vt_stopped; fails when the process is gone.
+vt_wait_stopped()
+{
+	until vt_stopped "$1"; do
+		sleep 0.02
+	done
+	[ -e "/proc/$1" ]
+}

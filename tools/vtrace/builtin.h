@@ -29,6 +29,7 @@ int cmd_sessions(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_marker(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
+int cmd_recover(int argc, char **argv);
 int cmd_slices(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_convert(int argc, char **argv);

@@ -51,5 +51,6 @@ int cli_finish_json(struct vtrace_json *j);
 int cli_state_dir_error(const char *what, int err);
 void cli_state_dir_warn(const char *what, int err);
 int cli_state_dir_check(const char *what);
+int cli_restore_dead_recordings(FILE *out);
 
 #endif /* _VTRACE_CLI_H */

@@ -147,7 +147,7 @@ static int cmd_switch(int argc, char **argv, bool enable)
 	struct vtrace_selection list;
 	struct vtrace_instance *vi = NULL;
 	struct cli_files files = {};
-	const char *instance = NULL;
+	const char *instance = NULL, *dir;
 	struct vtrace_catmap map;
 	bool all = false, has_targets;
 	int status, opt;
@@ -207,6 +207,12 @@ static int cmd_switch(int argc, char **argv, bool enable)
 			cli_state_dir_check("enable the userspace atrace tags");
 		if (status)
 			goto out;
+	}
+	/* What a dead recording left is put back before anything else. */
+	if (enable && (cli_find_tracefs(&dir) ||
+		       cli_restore_dead_recordings(stderr) < 0)) {
+		status = VTRACE_EXIT_FAIL;
+		goto out;
 	}
 	status = cli_open_tracefs(instance,
 				  enable ? VTRACE_INSTANCE_CREATE :

@@ -20,7 +20,9 @@
 #include <vtrace/atrace.h>
 #include <vtrace/categories.h>
 #include <vtrace/instance.h>
+#include <vtrace/journal.h>
 #include <vtrace/json.h>
+#include <vtrace/output-file.h>
 #include <vtrace/recorder.h>
 #include <vtrace/ring-reader.h>
 #include <vtrace/selection.h>
@@ -69,6 +71,7 @@ struct record_opts {
  * @opts: the options
  * @vi: the instance recorded
  * @session: the recording's session
+ * @journal: what the recording changes, for undoing it after a SIGKILL
  * @aborted: why a higher-priority exclusive session aborted it, or NULL
  * @map: the category files, which @sel and @events borrow names from
  * @sel: the events asked for
@@ -87,6 +90,7 @@ struct record {
 	const struct record_opts *opts;
 	struct vtrace_instance *vi;
 	struct vtrace_session *session;
+	struct vtrace_journal *journal;
 	const char *aborted;
 	struct vtrace_catmap map;
 	struct vtrace_selection sel;
@@ -540,11 +544,26 @@ static int prepare(struct record *r)
 		.features = o->session_features |
 			    (o->instance ? 0 : VTRACE_SESSION_GLOBAL),
 	};
+	const char *dir;
 	int ret;
 
 	ret = cli_session_start(&sp, &r->session);
 	if (ret)
 		return ret;
+	/* Not the baseline a dead recording left: what was there before it. */
+	if (cli_find_tracefs(&dir) || cli_restore_dead_recordings(stderr) < 0)
+		return -ENODEV;
+	ret = vtrace_journal_open(o->instance, &r->journal);
+	if (ret) {
+		cli_state_dir_error("start the recording's journal", ret);
+		return ret;
+	}
+	if (o->instance && !tracefs_instance_exists(o->instance))
+		ret = vtrace_journal_instance_created(r->journal);
+	if (ret) {
+		cli_state_dir_error("note the instance in the journal", ret);
+		return ret;
+	}
 	if (cli_open_tracefs(o->instance, VTRACE_INSTANCE_CREATE, &r->vi))
 		return -ENODEV;
 	return resolve_events(r);
@@ -766,6 +785,7 @@ static int start(struct record *r)
 		.tick_ms = show ? PROGRESS_TICK_MS : 0,
 		.hooks = show ? &progress_hooks : &quiet_hooks,
 		.hooks_ctx = r,
+		.journal = r->journal,
 	};
 	struct vtrace_sink *sink;
 	int ret;
@@ -806,6 +826,35 @@ static int start(struct record *r)
 	return 0;
 }
 
+/*
+ * Only a new file or a regular one is written (and replaced only by a
+ * complete recording): refused before anything changes in tracefs.
+ */
+static int check_output(const char *path)
+{
+	int ret = vt_output_file_check(path);
+
+	if (ret == -EISDIR || ret == -EINVAL)
+		vtrace_err(
+			"%s is not a regular file: vtrace writes a new or a regular file only (a device, FIFO, directory or socket stays as it is)",
+			path);
+	else if (ret)
+		vtrace_err("%s: %s", path, strerror(-ret));
+	return ret;
+}
+
+/* Where the data of a recording that could not be finished is. */
+static void tell_partial(const struct record *r)
+{
+	const struct vtrace_sink *sink = vtrace_recorder_sink(r->rec);
+	const char *partial = sink->ops->partial(sink);
+
+	if (partial)
+		vtrace_warn(
+			"what was recorded is kept in %s; 'vtrace recover %s' makes a trace.dat of it",
+			partial, partial);
+}
+
 /* Record until told to stop, then stop; prints. */
 static int record(struct record *r)
 {
@@ -817,8 +866,10 @@ static int record(struct record *r)
 	if (ret)
 		vtrace_err("%s", vtrace_recorder_strerror(r->rec));
 	err = vtrace_recorder_stop(r->rec);
-	if (err)
+	if (err) {
 		vtrace_err("%s", vtrace_recorder_strerror(r->rec));
+		tell_partial(r);
+	}
 	return ret ?: err;
 }
 
@@ -839,6 +890,8 @@ static int finish(struct record *r)
 				   instance_name(r), strerror(-ret));
 	}
 	vtrace_instance_close(r->vi);
+	/* Everything is put back: the journal has nothing left to undo. */
+	vtrace_journal_close(r->journal);
 	free(r->events);
 	vtrace_selection_free(&r->sel);
 	for (i = 0; r->options && r->options[i]; i++)
@@ -1039,7 +1092,7 @@ int cmd_record(int argc, char **argv)
 	if (!opts.output)
 		opts.output = "trace.dat";
 	if (cli_session_check_root(opts.exclusive_prio) ||
-	    check_rt_prio(&opts)) {
+	    check_rt_prio(&opts) || check_output(opts.output)) {
 		vtrace_trace_config_free(&opts.tc);
 		return VTRACE_EXIT_FAIL;
 	}

@@ -31,6 +31,8 @@ static const struct vtrace_command commands[] = {
 	{ "stop", cmd_stop, "end a running (or --background) vtrace record" },
 	{ "sessions", cmd_sessions, "list the running recordings" },
 	{ "report", cmd_report, "print the events of a trace.dat" },
+	{ "recover", cmd_recover,
+	  "finish the trace.dat of a killed recording" },
 	{ "marker", cmd_marker,
 	  "write an atrace marker (begin, end, counter...)" },
 	{ "reset", cmd_reset, "drop the atrace tags of recordings that died" },

@@ -13,6 +13,17 @@
 
 #include "output-file.h"
 
+int vt_output_file_check(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	return S_ISREG(st.st_mode) ? 0 : -EINVAL;
+}
+
 int vt_output_file_create(struct vt_output_file *out, const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -22,6 +33,9 @@ int vt_output_file_create(struct vt_output_file *out, const char *path)
 	out->path = path;
 	out->fd = -1;
 	out->tmp = NULL;
+	ret = vt_output_file_check(path);
+	if (ret)
+		return ret;
 	copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
@@ -53,13 +67,27 @@ int vt_output_file_commit(struct vt_output_file *out, bool durable)
 	if (close(out->fd) && !ret)
 		ret = -errno;
 	out->fd = -1;
+	/* Something else may have been put there meanwhile. */
+	if (!ret)
+		ret = vt_output_file_check(out->path);
 	if (!ret && rename(out->tmp, out->path))
 		ret = -errno;
+	if (ret && durable)
+		return ret;
 	if (ret)
 		unlink(out->tmp);
 	free(out->tmp);
 	out->tmp = NULL;
 	return ret;
+}
+
+void vt_output_file_keep(struct vt_output_file *out)
+{
+	if (out->fd >= 0)
+		close(out->fd);
+	free(out->tmp);
+	out->tmp = NULL;
+	out->fd = -1;
 }
 
 void vt_output_file_discard(struct vt_output_file *out)

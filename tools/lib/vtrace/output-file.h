@@ -3,7 +3,9 @@
  * An output file that appears only when complete: written as a temporary
  * file in the same directory and renamed over the final name at the end,
  * so a failure leaves no partial file and never destroys a file that was
- * there before.
+ * there before. Only regular files are ever replaced: a device, FIFO,
+ * directory or socket at the final name is refused before anything is
+ * written.
  */
 #ifndef _VTRACE_OUTPUT_FILE_H
 #define _VTRACE_OUTPUT_FILE_H
@@ -30,12 +32,23 @@ struct vt_output_file {
 };
 
 /**
+ * vt_output_file_check - whether @path may be written as an output
+ * @path: the final name
+ *
+ * Return: 0 when nothing is at @path or it is a regular file (or a
+ * symbolic link to one), -EISDIR for a directory, -EINVAL for any other
+ * file (device, FIFO, socket), or the -errno of stat().
+ */
+int vt_output_file_check(const char *path);
+
+/**
  * vt_output_file_create - start writing @path
  * @out: the output; @out->fd is the file to write
  * @path: the final name, borrowed until vt_output_file_commit() or
  *	vt_output_file_discard()
  *
- * Return: 0 or a negative errno (e.g. -ENOENT for a missing directory).
+ * Return: 0, an error of vt_output_file_check(), or a negative errno
+ * (e.g. -ENOENT for a missing directory).
  */
 int vt_output_file_create(struct vt_output_file *out, const char *path);
 
@@ -46,7 +59,9 @@ int vt_output_file_create(struct vt_output_file *out, const char *path);
  *	else), or not (a conversion, whose source is still there)
  *
  * The file gets mode %VT_OUTPUT_FILE_MODE, whatever the umask. On failure
- * the temporary file is removed.
+ * the temporary file is removed, unless @durable: a recording's data
+ * exists nowhere else, so its file stays, named by @out->tmp, for
+ * vt_output_file_discard() or vt_output_file_keep().
  *
  * Return: 0 or a negative errno.
  */
@@ -57,5 +72,14 @@ int vt_output_file_commit(struct vt_output_file *out, bool durable);
  * @out: the output; nothing happens when none is open
  */
 void vt_output_file_discard(struct vt_output_file *out);
+
+/**
+ * vt_output_file_keep - close the temporary file and leave it there
+ * @out: the output; nothing happens when none is open
+ *
+ * For data that must not be lost although the output is not complete
+ * (a recording whose end failed): the file keeps its temporary name.
+ */
+void vt_output_file_keep(struct vt_output_file *out);
 
 #endif /* _VTRACE_OUTPUT_FILE_H */

@@ -262,6 +262,11 @@ static void perfetto_abort(struct vtrace_sink *sink)
 	vt_output_file_discard(&priv_of(sink)->file);
 }
 
+static const char *perfetto_partial(const struct vtrace_sink *sink)
+{
+	return priv_of(sink)->file.tmp;
+}
+
 static const char *perfetto_strerror(const struct vtrace_sink *sink)
 {
 	struct perfetto_sink *ps = priv_of(sink);
@@ -292,6 +297,7 @@ static const struct vtrace_sink_ops perfetto_sink_ops = {
 	.add_subbuf = perfetto_add_subbuf,
 	.finish = perfetto_finish,
 	.abort = perfetto_abort,
+	.partial = perfetto_partial,
 	.strerror = perfetto_strerror,
 	.destroy = perfetto_destroy,
 };

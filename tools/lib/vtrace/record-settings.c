@@ -9,6 +9,7 @@
 
 #include <tracefs.h>
 
+#include <vtrace/journal.h>
 #include <vtrace/record-settings.h>
 
 static int errno_or(int fallback)
@@ -70,6 +71,16 @@ static void read_buffer_kb(struct vtrace_record_settings *s)
 	}
 }
 
+/* Notes a number setting in the journal before it changes. */
+static int journal_number(struct vtrace_record_settings *s, const char *file,
+			  long long value)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld", value);
+	return vtrace_journal_setting(s->journal, file, buf);
+}
+
 /**
  * vtrace_settings_save - read the settings of an instance
  * @instance: tracefs instance, NULL for the top level
@@ -118,6 +129,18 @@ int vtrace_settings_save(struct tracefs_instance *instance, int nr_cpus,
 int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
 				  long long kb)
 {
+	char file[64];
+	int cpu, ret;
+
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		if (s->buffer_kb[cpu] < 0)
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/buffer_size_kb",
+			 cpu);
+		ret = journal_number(s, file, s->buffer_kb[cpu]);
+		if (ret)
+			return ret;
+	}
 	s->buffer_changed = true;
 	return write_number(s->instance, "buffer_size_kb", kb);
 }
@@ -132,6 +155,10 @@ int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
 int vtrace_settings_set_clock(struct vtrace_record_settings *s,
 			      const char *clock)
 {
+	int ret = vtrace_journal_setting(s->journal, "trace_clock", s->clock);
+
+	if (ret)
+		return ret;
 	s->clock_changed = true;
 	errno = 0;
 	if (tracefs_instance_file_write(s->instance, "trace_clock", clock) < 0)
@@ -149,8 +176,13 @@ int vtrace_settings_set_clock(struct vtrace_record_settings *s,
  */
 int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent)
 {
+	int ret;
+
 	if (s->buffer_percent < 0)
 		return -EOPNOTSUPP;
+	ret = journal_number(s, "buffer_percent", s->buffer_percent);
+	if (ret)
+		return ret;
 	s->percent_changed = true;
 	return write_number(s->instance, "buffer_percent", percent);
 }
@@ -169,8 +201,13 @@ int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent)
 int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
 				  long long kb)
 {
+	int ret;
+
 	if (s->subbuf_kb < 0)
 		return -EOPNOTSUPP;
+	ret = journal_number(s, "buffer_subbuf_size_kb", s->subbuf_kb);
+	if (ret)
+		return ret;
 	s->subbuf_changed = true;
 	return write_number(s->instance, "buffer_subbuf_size_kb", kb);
 }
@@ -184,6 +221,13 @@ int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
  */
 int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on)
 {
+	int ret;
+
+	if (!s->tracing_on_changed) {
+		ret = journal_number(s, "tracing_on", s->tracing_on);
+		if (ret)
+			return ret;
+	}
 	s->tracing_on_changed = true;
 	return write_number(s->instance, "tracing_on", on);
 }
@@ -224,10 +268,16 @@ static int write_setting(struct tracefs_instance *instance, const char *file,
 int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
 				const char *mask)
 {
+	int ret;
+
 	if (!s->cpumask) {
 		s->cpumask = read_setting(s->instance, "tracing_cpumask");
 		if (!s->cpumask)
 			return errno_or(-EIO);
+		ret = vtrace_journal_setting(s->journal, "tracing_cpumask",
+					     s->cpumask);
+		if (ret)
+			return ret;
 	}
 	return write_setting(s->instance, "tracing_cpumask", mask);
 }
@@ -251,6 +301,10 @@ int vtrace_settings_set_event_pids(struct vtrace_record_settings *s,
 		s->event_pids = read_setting(s->instance, "set_event_pid");
 		if (!s->event_pids)
 			return errno_or(-EIO);
+		ret = vtrace_journal_setting(s->journal, "set_event_pid",
+					     s->event_pids);
+		if (ret)
+			return ret;
 	}
 	list = malloc(nr * 12 + 1);
 	if (!list)
@@ -286,6 +340,11 @@ int vtrace_settings_set_option(struct vtrace_record_settings *s,
 	was = read_setting(s->instance, file);
 	if (!was)
 		return errno_or(-EIO);
+	ret = vtrace_journal_setting(s->journal, file, was);
+	if (ret) {
+		free(was);
+		return ret;
+	}
 	grown = realloc(s->options, (s->nr_options + 1) * sizeof(*grown));
 	if (!grown) {
 		free(was);

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 struct tracefs_instance;
+struct vtrace_journal;
 
 /**
  * struct vtrace_record_settings - settings as found, and what was changed
@@ -35,6 +36,8 @@ struct tracefs_instance;
  * @clock_changed: vtrace_settings_set_clock() wrote trace_clock
  * @percent_changed: vtrace_settings_set_percent() wrote buffer_percent
  * @tracing_on_changed: vtrace_settings_set_tracing_on() wrote tracing_on
+ * @journal: where each value is noted before it is first changed (see
+ *	journal.h), or NULL; the caller's, set after vtrace_settings_save()
  */
 struct vtrace_record_settings {
 	struct tracefs_instance *instance;
@@ -54,6 +57,7 @@ struct vtrace_record_settings {
 	bool clock_changed;
 	bool percent_changed;
 	bool tracing_on_changed;
+	struct vtrace_journal *journal;
 };
 
 int vtrace_settings_save(struct tracefs_instance *instance, int nr_cpus,

@@ -25,9 +25,11 @@
 
 #include <vtrace/events.h>
 #include <vtrace/instance.h>
+#include <vtrace/journal.h>
 #include <vtrace/record-settings.h>
 #include <vtrace/recorder.h>
 #include <vtrace/ring-stats.h>
+#include <vtrace/test-phase.h>
 
 #define DEFAULT_PERIOD_MS 1000
 /*
@@ -530,6 +532,7 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 		return ret;
 	}
 	rec->settings_saved = true;
+	rec->settings.journal = o->journal;
 	ret = vtrace_settings_set_tracing_on(&rec->settings, 0);
 	if (ret)
 		return settings_error(rec, "tracing_on", ret);
@@ -574,8 +577,39 @@ static void count_subbufs(struct vtrace_recorder *rec)
 		rec->nr_subbufs = kb * 1024 / rec->subbuf_size;
 }
 
+/* Notes each event that is to be switched on, as it is, in the journal. */
+static int journal_events(struct vtrace_recorder *rec)
+{
+	enum vtrace_event_state state;
+	char file[512];
+	size_t i;
+	int ret;
+
+	for (i = 0; rec->opts.journal && i < rec->opts.nr_events; i++) {
+		ret = vtrace_event_state(rec->opts.instance,
+					 rec->changes[i].name, &state);
+		if (ret || state != VTRACE_EVENT_DISABLED)
+			continue;
+		snprintf(file, sizeof(file), "events/%s/enable",
+			 rec->changes[i].name);
+		ret = vtrace_journal_setting(rec->opts.journal, file, "0");
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The journal must hold every change before it is made. */
+static int journal_error(struct vtrace_recorder *rec, const char *what, int err)
+{
+	rec_error(rec, "cannot note %s in the journal in %s: %s", what,
+		  vtrace_state_dir(), strerror(-err));
+	return err;
+}
+
 static int set_up(struct vtrace_recorder *rec)
 {
+	const char *partial;
 	struct vtrace_sink_info info;
 	size_t failed;
 	int ret;
@@ -603,6 +637,13 @@ static int set_up(struct vtrace_recorder *rec)
 		return ret;
 	}
 	rec->state = REC_BEGUN;
+	partial = rec->sink->ops->partial(rec->sink);
+	ret = partial ? vtrace_journal_partial(rec->opts.journal, partial) : 0;
+	if (ret)
+		return journal_error(rec, "the output", ret);
+	ret = journal_events(rec);
+	if (ret)
+		return journal_error(rec, "the events", ret);
 
 	ret = vtrace_events_set(rec->opts.instance, rec->changes,
 				rec->opts.nr_events, true, &failed);
@@ -611,6 +652,7 @@ static int set_up(struct vtrace_recorder *rec)
 			  rec->changes[failed].name, strerror(-ret));
 		return ret;
 	}
+	vtrace_test_phase("setup");
 	clock_gettime(CLOCK_MONOTONIC, &rec->start);
 	ret = vtrace_settings_set_tracing_on(&rec->settings, 1);
 	if (ret)
@@ -652,6 +694,8 @@ static int to_sink(void *ctx, int cpu, const void *subbuf, size_t size)
 		return discard_subbuf(ctx, cpu, subbuf, size);
 
 	t->sink_err = sink->ops->add_subbuf(sink, cpu, subbuf, size);
+	if (!t->sink_err)
+		vtrace_test_phase("streaming");
 	return t->sink_err;
 }
 
@@ -1063,6 +1107,7 @@ static int stop_and_drain(struct vtrace_recorder *rec)
 	}
 	if (!ret && !failed_before && sink_failed(rec))
 		ret = rec->sink_err;
+	vtrace_test_phase("drain");
 	return tear_down(rec, true) ?: ret;
 }
 

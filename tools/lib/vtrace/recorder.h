@@ -50,6 +50,7 @@
 #include <vtrace/sink.h>
 
 struct vtrace_instance;
+struct vtrace_journal;
 struct vtrace_recorder;
 
 /*
@@ -139,6 +140,9 @@ struct vtrace_recorder_hooks;
  *	allows it
  * @hooks: callbacks, or NULL
  * @hooks_ctx: passed to every hook
+ * @journal: where every tracefs change is noted before it is made, and
+ *	the output's temporary file (journal.h), so that a killed recording
+ *	can be undone; NULL: none. Borrowed.
  */
 struct vtrace_recorder_opts {
 	struct vtrace_instance *instance;
@@ -160,6 +164,7 @@ struct vtrace_recorder_opts {
 	int rt_prio;
 	const struct vtrace_recorder_hooks *hooks;
 	void *hooks_ctx;
+	struct vtrace_journal *journal;
 };
 
 /**

@@ -101,6 +101,8 @@ struct vtrace_sink_end {
  *	@add_subbuf failure). Return 0 or a negative errno.
  * @abort: drop an output that will not be finished (the set-up failed
  *	after @begin), its temporary files included.
+ * @partial: the file being written until the output is complete (its
+ *	temporary name, which a killed recording leaves), or NULL
  * @strerror: describe the last failure, e.g. "writing trace.dat.cpu1: No
  *	space left on device"; "" when nothing failed.
  * @destroy: free @priv (after @finish or @abort, or without @begin);
@@ -115,6 +117,7 @@ struct vtrace_sink_ops {
 	int (*finish)(struct vtrace_sink *sink,
 		      const struct vtrace_sink_end *end);
 	void (*abort)(struct vtrace_sink *sink);
+	const char *(*partial)(const struct vtrace_sink *sink);
 	const char *(*strerror)(const struct vtrace_sink *sink);
 	void (*destroy)(struct vtrace_sink *sink);
 };

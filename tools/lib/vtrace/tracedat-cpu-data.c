@@ -153,7 +153,9 @@ static int open_temporary_files(struct vt_cpu_data *d)
 			c->path = NULL;
 			return -ENOMEM;
 		}
-		c->fd = open(c->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+		/* Never a file that was there: only our own is removed. */
+		c->fd = open(c->path,
+			     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			     VT_OUTPUT_FILE_MODE);
 		if (c->fd < 0)
 			return vt_tracedat_err_set(d->err, -errno,
@@ -239,6 +241,19 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 					   c->path ? c->path : d->path);
 	c->bytes += d->page_size;
 	return 0;
+}
+
+/**
+ * vt_cpu_data_layout - where the runs are, for the in-progress record
+ * @d: the store
+ * @start: set to CPU 0's offset in the output, 0 with FILE.cpuN
+ * @share: set to the distance between two CPUs' runs, 0 with FILE.cpuN
+ */
+void vt_cpu_data_layout(const struct vt_cpu_data *d, off_t *start,
+			unsigned long long *share)
+{
+	*start = d->in_place ? d->cpu[0].start : 0;
+	*share = d->in_place ? d->share : 0;
 }
 
 /**
@@ -413,10 +428,11 @@ void vt_cpu_data_close(struct vt_cpu_data *d, bool remove_files)
 		c = &d->cpu[cpu];
 		if (!c->path)
 			continue;
+		/* A file we failed to create is someone else's. */
+		if (c->fd >= 0 && remove_files)
+			unlink(c->path);
 		if (c->fd >= 0)
 			close(c->fd);
-		if (remove_files)
-			unlink(c->path);
 		free(c->path);
 	}
 	free(d->zero_page);

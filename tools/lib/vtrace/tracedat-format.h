@@ -7,6 +7,8 @@
 #ifndef VTRACE_TRACEDAT_FORMAT_H
 #define VTRACE_TRACEDAT_FORMAT_H
 
+#include <stdint.h>
+
 #include <vtrace/version.h>
 
 #define TRACEDAT_MAGIC "\x17\x08\x44tracing"
@@ -18,6 +20,38 @@
 #define TRACEDAT_VERSION_NEXT "7"
 /* The writer named in the version option. */
 #define TRACEDAT_WRITER "vtrace " VTRACE_VERSION
+
+/*
+ * The in-progress record, written where the header's remainder will go
+ * (after printk_formats) while a recording runs, so that a killed one
+ * can be finished by vt_tracedat_recover(): where each CPU's run starts
+ * and the clock. All numbers in host byte order, like the rest.
+ */
+#define TRACEDAT_PARTIAL_MAGIC "vtrace-partial-1"
+#define TRACEDAT_PARTIAL_MAGIC_LEN 16
+#define TRACEDAT_PARTIAL_CLOCK_LEN 32
+#define TRACEDAT_PARTIAL_NAME_LEN 256
+
+/**
+ * struct tracedat_partial - the in-progress record
+ * @magic: %TRACEDAT_PARTIAL_MAGIC, unterminated
+ * @ncpus: CPUs with a run
+ * @page_size: sub-buffer size
+ * @data_start: offset of CPU 0's run in the file (in place), or 0 when
+ *	the runs are in FILE.cpuN
+ * @share: distance between two CPUs' runs in the file; 0 with FILE.cpuN
+ * @clock: the trace clock, NUL-terminated
+ * @name: the base name the finished file was to get, NUL-terminated
+ */
+struct tracedat_partial {
+	char magic[TRACEDAT_PARTIAL_MAGIC_LEN];
+	uint32_t ncpus;
+	uint32_t page_size;
+	uint64_t data_start;
+	uint64_t share;
+	char clock[TRACEDAT_PARTIAL_CLOCK_LEN];
+	char name[TRACEDAT_PARTIAL_NAME_LEN];
+};
 
 /* Option ids; readers skip ids they do not know. */
 #define TRACEDAT_OPTION_DONE 0

@@ -43,13 +43,13 @@ int vt_tracedat_open(const char *path, struct tracecmd_input **handlep,
 	if (ret == -ENODATA && cpu_files_left(path))
 		snprintf(
 			msg, msg_size,
-			"%s is incomplete: the recording that wrote it stopped before finishing the file (killed or crashed); the captured pages are still in %s.cpuN",
-			path, path);
+			"%s is incomplete: the recording that wrote it stopped before finishing the file (killed or crashed); the captured pages are still in %s.cpuN: 'vtrace recover %s' makes a trace.dat of them",
+			path, path, path);
 	else if (ret == -ENODATA)
 		snprintf(
 			msg, msg_size,
-			"%s is incomplete: the recording that wrote it stopped before finishing the file (killed or crashed); the captured pages are still in it, but not laid out as a trace.dat",
-			path);
+			"%s is incomplete: the recording that wrote it stopped before finishing the file (killed or crashed); the captured pages are still in it: 'vtrace recover %s' makes a trace.dat of them",
+			path, path);
 	else if (ret == -EINVAL)
 		snprintf(msg, msg_size, "%s: %s", path, why);
 	else if (ret)

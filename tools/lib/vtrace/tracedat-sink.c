@@ -66,6 +66,11 @@ static void tracedat_abort(struct vtrace_sink *sink)
 	ts->td = NULL;
 }
 
+static const char *tracedat_partial(const struct vtrace_sink *sink)
+{
+	return vt_tracedat_partial_path(priv_of(sink)->td);
+}
+
 static const char *tracedat_strerror(const struct vtrace_sink *sink)
 {
 	const struct tracedat_sink *ts = priv_of(sink);
@@ -87,6 +92,7 @@ static const struct vtrace_sink_ops tracedat_sink_ops = {
 	.add_subbuf = tracedat_add_subbuf,
 	.finish = tracedat_finish,
 	.abort = tracedat_abort,
+	.partial = tracedat_partial,
 	.strerror = tracedat_strerror,
 	.destroy = tracedat_destroy,
 };

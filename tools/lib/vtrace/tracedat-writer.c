@@ -23,11 +23,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <tracefs.h>
+
+#include <vtrace/test-phase.h>
 
 #include "file-io.h"
 #include "output-file.h"
@@ -44,8 +47,15 @@
 #define CPU_STATS_MAX_LEN 512
 #define TAIL_FIXED_MAX_LEN (16 * 1024)
 
+/* Where a CPU's run of a killed recording is. */
+struct recovery_run {
+	int fd;
+	off_t start;
+};
+
 struct vt_tracedat {
 	char *path;
+	struct vt_output_file out;
 	int fd;
 	int ncpus;
 	size_t page_size;
@@ -54,6 +64,8 @@ struct vt_tracedat {
 	off_t tail_offset;
 	off_t data_base;
 	struct vt_cpu_data *data;
+	unsigned long long *recovered;
+	struct recovery_run *runs;
 	bool finished;
 	struct vt_tracedat_err err;
 };
@@ -438,15 +450,46 @@ static int write_metadata(struct vt_tracedat *td,
 
 static void free_tracedat(struct vt_tracedat *td, bool remove_files)
 {
-	if (td->fd >= 0)
-		close(td->fd);
-	if (remove_files && td->fd >= 0)
-		unlink(td->path);
+	if (remove_files)
+		vt_output_file_discard(&td->out);
+	else
+		vt_output_file_keep(&td->out);
 	vt_cpu_data_close(td->data, remove_files);
+	free(td->recovered);
+	free(td->runs);
 	free(td->clock);
 	free(td->path);
 	pthread_mutex_destroy(&td->err.lock);
 	free(td);
+}
+
+/*
+ * The in-progress record, in the reserve that finish() overwrites, made
+ * durable with the metadata before any data comes.
+ */
+static int write_partial(struct vt_tracedat *td)
+{
+	struct tracedat_partial p = {
+		.ncpus = td->ncpus,
+		.page_size = td->page_size,
+	};
+	const char *base = strrchr(td->path, '/');
+	unsigned long long share;
+	off_t start;
+	int ret;
+
+	memcpy(p.magic, TRACEDAT_PARTIAL_MAGIC, TRACEDAT_PARTIAL_MAGIC_LEN);
+	vt_cpu_data_layout(td->data, &start, &share);
+	p.data_start = start;
+	p.share = share;
+	snprintf(p.clock, sizeof(p.clock), "%s", td->clock);
+	snprintf(p.name, sizeof(p.name), "%s", base ? base + 1 : td->path);
+	ret = vt_pwrite_all(td->fd, &p, sizeof(p), td->tail_offset);
+	if (!ret && fdatasync(td->fd) < 0)
+		ret = -errno;
+	if (ret)
+		return set_error(td, ret, "writing %s", td->out.tmp);
+	return 0;
 }
 
 static bool valid_opts(const struct vt_tracedat_opts *opts)
@@ -471,6 +514,7 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
 		return -ENOMEM;
 	pthread_mutex_init(&td->err.lock, NULL);
 	td->fd = -1;
+	td->out.fd = -1;
 	td->ncpus = opts->ncpus;
 	td->page_size = opts->page_size;
 	td->instance = opts->instance;
@@ -481,18 +525,19 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
 		return -ENOMEM;
 	}
 
-	td->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
-		      VT_OUTPUT_FILE_MODE);
-	if (td->fd < 0) {
-		ret = -errno;
+	ret = vt_output_file_create(&td->out, td->path);
+	if (ret) {
 		free_tracedat(td, false);
 		return ret;
 	}
+	td->fd = td->out.fd;
 	ret = write_metadata(td, opts);
 	if (!ret)
-		ret = vt_cpu_data_open(&td->data, td->fd, td->path,
+		ret = vt_cpu_data_open(&td->data, td->fd, td->out.tmp,
 				       td->data_base, td->ncpus, td->page_size,
 				       &td->err);
+	if (!ret)
+		ret = write_partial(td);
 	if (ret) {
 		free_tracedat(td, true);
 		return ret;
@@ -509,12 +554,15 @@ int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
 	return vt_cpu_data_add(td->data, cpu, page, len);
 }
 
-static void add_cmdlines(struct out_buf *b)
+/* A recovered file has none: today's saved_cmdlines are not its own. */
+static void add_cmdlines(struct vt_tracedat *td, struct out_buf *b)
 {
-	char *data;
+	char *data = NULL;
 	int size = 0;
 
-	data = tracefs_instance_file_read(NULL, "saved_cmdlines", &size);
+	if (!td->recovered)
+		data = tracefs_instance_file_read(NULL, "saved_cmdlines",
+						  &size);
 	if (!data)
 		size = 0;
 	buf_add_u64(b, size);
@@ -529,7 +577,7 @@ static void add_cpu_stats(struct vt_tracedat *td, struct out_buf *b)
 	char *stats, *text;
 	int cpu, len;
 
-	for (cpu = 0; cpu < td->ncpus; cpu++) {
+	for (cpu = 0; cpu < td->ncpus && !td->recovered; cpu++) {
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
 		stats = tracefs_instance_file_read(td->instance, file, NULL);
 		if (!stats)
@@ -567,7 +615,8 @@ static void add_options(struct vt_tracedat *td, struct out_buf *b)
 	buf_add_option(b, TRACEDAT_OPTION_TRACECLOCK, text, len + 1);
 	free(text);
 	add_cpu_stats(td, b);
-	if (!uname(&u)) {
+	/* A recovered file's machine is not necessarily this one. */
+	if (!td->recovered && !uname(&u)) {
 		len = asprintf(&text, "%s %s %s %s", u.sysname, u.nodename,
 			       u.release, u.machine);
 		if (len >= 0) {
@@ -585,6 +634,12 @@ static off_t page_align(struct vt_tracedat *td, off_t off)
 	return (off + td->page_size - 1) & ~(off_t)(td->page_size - 1);
 }
 
+static unsigned long long cpu_bytes(struct vt_tracedat *td, int cpu)
+{
+	return td->recovered ? td->recovered[cpu] :
+			       vt_cpu_data_bytes(td->data, cpu);
+}
+
 /*
  * Everything from saved_cmdlines to the trace clock; sets each CPU's
  * data offset in @offs.
@@ -596,14 +651,14 @@ static void add_tail(struct vt_tracedat *td, struct out_buf *b, off_t *offs)
 	off_t data;
 	int cpu, len;
 
-	add_cmdlines(b);
+	add_cmdlines(td, b);
 	buf_add_u32(b, td->ncpus);
 	add_options(td, b);
 	buf_add(b, "flyrecord", 10);
 	pos = b->len;
 	for (cpu = 0; cpu < td->ncpus; cpu++) {
 		buf_add_u64(b, 0);
-		buf_add_u64(b, vt_cpu_data_bytes(td->data, cpu));
+		buf_add_u64(b, cpu_bytes(td, cpu));
 	}
 	len = asprintf(&clock, "[%s]", td->clock);
 	if (len < 0) {
@@ -620,9 +675,11 @@ static void add_tail(struct vt_tracedat *td, struct out_buf *b, off_t *offs)
 	for (cpu = 0; cpu < td->ncpus; cpu++) {
 		offs[cpu] = data;
 		memcpy(b->data + pos + cpu * 16, &data, sizeof(uint64_t));
-		data += vt_cpu_data_bytes(td->data, cpu);
+		data += cpu_bytes(td, cpu);
 	}
 }
+
+static int copy_runs(struct vt_tracedat *td, const off_t *offs);
 
 /* Writes the header's remainder, puts the data after it, then the magic. */
 static int finish_file(struct vt_tracedat *td)
@@ -632,13 +689,16 @@ static int finish_file(struct vt_tracedat *td)
 	off_t *offs;
 	int ret;
 
+	vtrace_test_phase("layout");
 	offs = calloc(td->ncpus, sizeof(*offs));
 	if (!offs)
 		return -ENOMEM;
 	add_tail(td, &b, offs);
 	ret = buf_flush(td, &b, &td->tail_offset, "the header");
 	free(b.data);
-	if (!ret)
+	if (!ret && td->recovered)
+		ret = copy_runs(td, offs);
+	else if (!ret)
 		ret = vt_cpu_data_assemble(td->data, offs);
 	free(offs);
 	if (ret)
@@ -651,7 +711,13 @@ static int finish_file(struct vt_tracedat *td)
 	if (!ret && fdatasync(td->fd) < 0)
 		ret = -errno;
 	if (ret)
-		set_error(td, ret, "completing %s", td->path);
+		return set_error(td, ret, "completing %s", td->path);
+	/* A recording's file stays where it is when it cannot be renamed. */
+	ret = vt_output_file_commit(&td->out, !td->recovered);
+	td->fd = -1;
+	if (ret)
+		set_error(td, ret, "giving the finished file its name %s",
+			  td->path);
 	return ret;
 }
 
@@ -675,6 +741,11 @@ void vt_tracedat_abort(struct vt_tracedat *td)
 		free_tracedat(td, true);
 }
 
+const char *vt_tracedat_partial_path(const struct vt_tracedat *td)
+{
+	return td ? td->out.tmp : NULL;
+}
+
 const char *vt_tracedat_strerror(const struct vt_tracedat *td)
 {
 	return td->err.text;
@@ -696,4 +767,391 @@ int vt_tracedat_check_incomplete(const char *path)
 		return ret;
 	return head[0] == TRACEDAT_INCOMPLETE_BYTE &&
 	       !memcmp(head + 1, &TRACEDAT_MAGIC[1], TRACEDAT_MAGIC_LEN - 1);
+}
+
+/*
+ * Recovery of a killed recording: its file holds the metadata, the
+ * in-progress record after it, and each CPU's sub-buffers from the
+ * record's offsets (or in FILE.cpuN). The header is parsed to find the
+ * record, each run is read up to its first sub-buffer that is not one
+ * (the zeros of a hole, or a write cut short), and a new file is written
+ * as finish() would have.
+ */
+
+/* Chunk of the copies. */
+#define RECOVER_CHUNK (1024 * 1024)
+/* Longest system name the header parser accepts. */
+#define SYSTEM_NAME_MAX 256
+
+struct header_cursor {
+	int fd;
+	off_t off;
+	off_t size;
+	int err;
+};
+
+static void cur_read(struct header_cursor *c, void *buf, size_t len)
+{
+	if (c->err)
+		return;
+	if (c->off + (off_t)len > c->size)
+		c->err = -ENODATA;
+	else
+		c->err = vt_pread_all(c->fd, buf, len, c->off);
+	c->off += len;
+}
+
+static void cur_skip(struct header_cursor *c, unsigned long long len)
+{
+	if (!c->err && len > (unsigned long long)(c->size - c->off))
+		c->err = -ENODATA;
+	c->off += c->err ? 0 : len;
+}
+
+static uint64_t cur_u64(struct header_cursor *c)
+{
+	uint64_t v = 0;
+
+	cur_read(c, &v, sizeof(v));
+	return v;
+}
+
+static uint32_t cur_u32(struct header_cursor *c)
+{
+	uint32_t v = 0;
+
+	cur_read(c, &v, sizeof(v));
+	return v;
+}
+
+/* Skips a NUL-terminated string, which must equal @want when given. */
+static void cur_string(struct header_cursor *c, const char *want)
+{
+	char buf[SYSTEM_NAME_MAX + 1] = "";
+	size_t avail = c->size - c->off, len;
+
+	if (c->err)
+		return;
+	len = avail < sizeof(buf) - 1 ? avail : sizeof(buf) - 1;
+	c->err = vt_pread_all(c->fd, buf, len, c->off);
+	if (!c->err &&
+	    (strnlen(buf, len) == len || (want && strcmp(buf, want))))
+		c->err = -EINVAL;
+	c->off += strlen(buf) + 1;
+}
+
+/* Sections of "u64 size, data", @n of them; u32 or u64 counts. */
+static void cur_skip_formats(struct header_cursor *c, uint32_t n)
+{
+	while (n-- && !c->err)
+		cur_skip(c, cur_u64(c));
+}
+
+/* The offset of the in-progress record, or a negative errno. */
+static off_t find_partial(struct header_cursor *c, int *long_size)
+{
+	char head[TRACEDAT_MAGIC_LEN + 2];
+	uint32_t n;
+	uint8_t ls;
+
+	cur_read(c, head, sizeof(head));
+	if (!c->err &&
+	    (head[0] != TRACEDAT_INCOMPLETE_BYTE ||
+	     memcmp(head + 1, TRACEDAT_MAGIC + 1, TRACEDAT_MAGIC_LEN - 1) ||
+	     strcmp(head + TRACEDAT_MAGIC_LEN, TRACEDAT_VERSION)))
+		c->err = -EINVAL;
+	cur_skip(c, 1); /* endianness: the host's, as the writer's */
+	cur_read(c, &ls, 1);
+	cur_skip(c, 4); /* page size, also in the record */
+	*long_size = ls;
+	if (!c->err && ls != 4 && ls != 8)
+		c->err = -EINVAL;
+	cur_string(c, "header_page");
+	cur_skip(c, cur_u64(c));
+	cur_string(c, "header_event");
+	cur_skip(c, cur_u64(c));
+	cur_skip_formats(c, cur_u32(c));
+	for (n = cur_u32(c); n-- && !c->err;) {
+		cur_string(c, NULL);
+		cur_skip_formats(c, cur_u32(c));
+	}
+	cur_skip(c, cur_u32(c)); /* kallsyms */
+	cur_skip(c, cur_u32(c)); /* printk formats */
+	return c->err ?: c->off;
+}
+
+/*
+ * Whether @hdr starts a sub-buffer: a commit that fits in it, and not the
+ * zeros of a hole (an empty sub-buffer still has its time stamp).
+ */
+static bool is_subbuf(const unsigned char *hdr, int long_size, size_t page_size)
+{
+	uint64_t ts, commit = 0;
+	uint32_t c32;
+	size_t room = page_size - 8 - long_size;
+
+	memcpy(&ts, hdr, 8);
+	if (long_size == 8) {
+		memcpy(&commit, hdr + 8, 8);
+	} else {
+		memcpy(&c32, hdr + 8, 4);
+		commit = c32;
+	}
+	if ((commit & SUBBUF_COMMIT_SIGN_EXTENDED) ==
+	    SUBBUF_COMMIT_SIGN_EXTENDED)
+		commit &= ~SUBBUF_COMMIT_SIGN_EXTENDED | SUBBUF_COMMIT_FLAGS;
+	if (commit & SUBBUF_MISSED_STORED)
+		room -= long_size;
+	if (!ts && !commit)
+		return false;
+	commit &= ~SUBBUF_COMMIT_FLAGS;
+	return commit <= room;
+}
+
+/* Sub-buffers of a run, up to the first one that is not. */
+static unsigned long long count_subbufs(int fd, off_t start, int long_size,
+					size_t page_size,
+					unsigned long long max)
+{
+	unsigned char hdr[16];
+	unsigned long long n;
+
+	for (n = 0; n < max; n++)
+		if (vt_pread_all(fd, hdr, 8 + long_size,
+				 start + (off_t)(n * page_size)) ||
+		    !is_subbuf(hdr, long_size, page_size))
+			break;
+	return n;
+}
+
+static int copy_range(struct vt_tracedat *td, int src, off_t from, off_t to,
+		      unsigned long long len, char *chunk)
+{
+	size_t n;
+	int ret;
+
+	for (; len; len -= n, from += n, to += n) {
+		n = len < RECOVER_CHUNK ? len : RECOVER_CHUNK;
+		ret = vt_pread_all(src, chunk, n, from);
+		if (!ret)
+			ret = vt_pwrite_all(td->fd, chunk, n, to);
+		if (ret)
+			return set_error(td, ret, "copying into %s", td->path);
+	}
+	return 0;
+}
+
+static int copy_runs(struct vt_tracedat *td, const off_t *offs)
+{
+	char *chunk = malloc(RECOVER_CHUNK);
+	int cpu, ret = 0;
+
+	if (!chunk)
+		return -ENOMEM;
+	for (cpu = 0; cpu < td->ncpus && !ret; cpu++)
+		ret = copy_range(td, td->runs[cpu].fd, td->runs[cpu].start,
+				 offs[cpu], td->recovered[cpu], chunk);
+	free(chunk);
+	if (!ret && ftruncate(td->fd, offs[td->ncpus - 1] +
+					      td->recovered[td->ncpus - 1]))
+		ret = set_error(td, -errno, "truncating %s", td->path);
+	return ret;
+}
+
+/* Each CPU's run: where it is and how many sub-buffers it holds. */
+static int find_runs(struct vt_tracedat *td, int in_fd, const char *in,
+		     const struct tracedat_partial *p, int long_size)
+{
+	unsigned long long max;
+	char *name;
+	int cpu;
+
+	td->runs = calloc(td->ncpus, sizeof(*td->runs));
+	td->recovered = calloc(td->ncpus, sizeof(*td->recovered));
+	if (!td->runs || !td->recovered)
+		return -ENOMEM;
+	for (cpu = 0; cpu < td->ncpus; cpu++)
+		td->runs[cpu].fd = -1;
+	for (cpu = 0; cpu < td->ncpus; cpu++) {
+		td->runs[cpu].fd = in_fd;
+		td->runs[cpu].start = p->data_start + cpu * p->share;
+		max = p->share / td->page_size;
+		if (!p->share) {
+			if (asprintf(&name, "%s.cpu%d", in, cpu) < 0)
+				return -ENOMEM;
+			td->runs[cpu].fd =
+				open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+			free(name);
+			td->runs[cpu].start = 0;
+			max = ULLONG_MAX;
+			if (td->runs[cpu].fd < 0 && errno != ENOENT)
+				return set_error(td, -errno, "opening %s.cpu%d",
+						 in, cpu);
+			if (td->runs[cpu].fd < 0)
+				continue; /* no data of that CPU reached it */
+		}
+		td->recovered[cpu] =
+			count_subbufs(td->runs[cpu].fd, td->runs[cpu].start,
+				      long_size, td->page_size, max) *
+			td->page_size;
+	}
+	return 0;
+}
+
+static void close_runs(struct vt_tracedat *td, int in_fd)
+{
+	int cpu;
+
+	for (cpu = 0; td->runs && cpu < td->ncpus; cpu++)
+		if (td->runs[cpu].fd >= 0 && td->runs[cpu].fd != in_fd)
+			close(td->runs[cpu].fd);
+}
+
+/* The header up to the record, as the new file's start. */
+static int copy_header(struct vt_tracedat *td, int in_fd)
+{
+	char *chunk = malloc(RECOVER_CHUNK);
+	int ret;
+
+	if (!chunk)
+		return -ENOMEM;
+	ret = copy_range(td, in_fd, 0, 0, td->tail_offset, chunk);
+	free(chunk);
+	return ret;
+}
+
+static int read_partial(int fd, const char *in, struct tracedat_partial *p,
+			off_t *at, int *long_size, char *msg, size_t msg_size)
+{
+	struct header_cursor c = { .fd = fd };
+	struct stat st;
+	off_t off;
+	int ret;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(msg, msg_size, "%s: not a regular file", in);
+		return -EINVAL;
+	}
+	c.size = st.st_size;
+	off = find_partial(&c, long_size);
+	ret = off < 0 ? (int)off : vt_pread_all(fd, p, sizeof(*p), off);
+	if (!ret && memcmp(p->magic, TRACEDAT_PARTIAL_MAGIC,
+			   TRACEDAT_PARTIAL_MAGIC_LEN))
+		ret = -EINVAL;
+	if (!ret &&
+	    (!p->ncpus || p->ncpus > 65536 || p->page_size < 256 ||
+	     p->page_size & (p->page_size - 1) ||
+	     !memchr(p->clock, 0, sizeof(p->clock)) ||
+	     !memchr(p->name, 0, sizeof(p->name)) || strchr(p->name, '/')))
+		ret = -EINVAL;
+	if (ret == -EINVAL || ret == -ENODATA) {
+		if (vt_tracedat_check_incomplete(in) == 1)
+			snprintf(
+				msg, msg_size,
+				"%s: an unfinished trace.dat without vtrace's in-progress record: not a file vtrace can recover",
+				in);
+		else
+			snprintf(
+				msg, msg_size,
+				"%s: not a recording vtrace record left unfinished (a complete trace.dat, or another file)",
+				in);
+		return -EINVAL;
+	}
+	*at = off;
+	return ret;
+}
+
+/* Next to @in, the name the recording was to give its file. */
+static char *default_output(const char *in, const char *name)
+{
+	const char *slash = strrchr(in, '/');
+	char *out;
+
+	if (asprintf(&out, "%.*s%s", slash ? (int)(slash - in + 1) : 0, in,
+		     name) < 0)
+		return NULL;
+	return out;
+}
+
+static int recover_into(struct vt_tracedat *td, int in_fd, const char *in,
+			const struct tracedat_partial *p, int long_size)
+{
+	int ret;
+
+	ret = find_runs(td, in_fd, in, p, long_size);
+	if (!ret)
+		ret = vt_output_file_create(&td->out, td->path);
+	if (ret == -EINVAL || ret == -EISDIR)
+		return set_error(td, ret, "%s is not a regular file", td->path);
+	if (ret)
+		return set_error(td, ret, "creating %s", td->path);
+	td->fd = td->out.fd;
+	ret = copy_header(td, in_fd);
+	if (!ret)
+		ret = finish_file(td);
+	return ret;
+}
+
+int vt_tracedat_recover(const char *in, const char *out,
+			struct vt_tracedat_recovery *r, char *msg,
+			size_t msg_size)
+{
+	struct tracedat_partial p;
+	struct vt_tracedat *td;
+	int in_fd, long_size = 8, cpu, ret;
+	off_t at = 0;
+
+	memset(r, 0, sizeof(*r));
+	msg[0] = 0;
+	in_fd = open(in, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (in_fd < 0) {
+		ret = -errno;
+		snprintf(msg, msg_size, "%s: %s", in, strerror(errno));
+		return ret;
+	}
+	ret = read_partial(in_fd, in, &p, &at, &long_size, msg, msg_size);
+	td = ret ? NULL : calloc(1, sizeof(*td));
+	if (!ret && !td)
+		ret = -ENOMEM;
+	if (ret) {
+		close(in_fd);
+		if (!msg[0])
+			snprintf(msg, msg_size, "%s: %s", in, strerror(-ret));
+		return ret;
+	}
+	pthread_mutex_init(&td->err.lock, NULL);
+	td->out.fd = -1;
+	td->ncpus = p.ncpus;
+	td->page_size = p.page_size;
+	td->tail_offset = at;
+	td->clock = strdup(p.clock);
+	td->path = out ? strdup(out) : default_output(in, p.name);
+	if (!td->clock || !td->path)
+		ret = -ENOMEM;
+	else if (!out && !access(td->path, F_OK))
+		ret = set_error(td, -EEXIST,
+				"%s exists (choose another name with -o)",
+				td->path);
+	if (!ret)
+		ret = recover_into(td, in_fd, in, &p, long_size);
+	close_runs(td, in_fd);
+	close(in_fd);
+	if (ret) {
+		snprintf(msg, msg_size, "%s",
+			 td->err.text[0] ? td->err.text : strerror(-ret));
+	} else {
+		r->ncpus = td->ncpus;
+		r->page_size = td->page_size;
+		r->output = td->path;
+		td->path = NULL;
+		r->subbufs = calloc(td->ncpus, sizeof(*r->subbufs));
+		for (cpu = 0; r->subbufs && cpu < td->ncpus; cpu++)
+			r->subbufs[cpu] = td->recovered[cpu] / td->page_size;
+		if (!r->subbufs)
+			ret = -ENOMEM;
+	}
+	free_tracedat(td, true);
+	return ret;
 }

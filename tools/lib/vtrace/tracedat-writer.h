@@ -20,10 +20,12 @@
  *		warn(vt_tracedat_strerror(td));
  *	vt_tracedat_close(td);
  *
- * Faults. Until vt_tracedat_finish() completes, the output file carries
- * a marker in place of the trace.dat magic, so neither trace-cmd nor
- * vtrace report mistakes it for a finished trace: after a SIGKILL the
- * next vt_tracedat_check_incomplete() names the cause. Per-CPU data is
+ * Faults. Until vt_tracedat_finish() completes, the file is written
+ * under a temporary name next to the output (a file already at the
+ * output's name stays until the new one replaces it), carries a marker
+ * in place of the trace.dat magic, so neither trace-cmd nor vtrace
+ * report mistakes it for a finished trace, and holds an in-progress
+ * record from which vt_tracedat_recover() finishes it after a SIGKILL. Per-CPU data is
  * written straight into FILE, each CPU into its own far-apart share of a
  * sparse file, and the gaps are closed by vt_tracedat_finish(); on file
  * systems without sparse files it goes to FILE.cpuN next to the output
@@ -142,5 +144,54 @@ const char *vt_tracedat_strerror(const struct vt_tracedat *td);
  * 0 when it does not, or a negative errno when it cannot be read.
  */
 int vt_tracedat_check_incomplete(const char *path);
+
+/**
+ * vt_tracedat_partial_path - the file being written until it is finished
+ * @td: writer, may be NULL
+ *
+ * The output is written under a temporary name in its directory and
+ * renamed when vt_tracedat_finish() completes. A recording killed before
+ * leaves this file (and FILE.cpuN next to it, without sparse files),
+ * which vt_tracedat_recover() turns into a trace.dat.
+ *
+ * Return: the temporary file's path, or NULL once it has its name.
+ */
+const char *vt_tracedat_partial_path(const struct vt_tracedat *td);
+
+/**
+ * struct vt_tracedat_recovery - what vt_tracedat_recover() made
+ * @output: the file written; free()
+ * @ncpus: CPUs of the recording
+ * @page_size: size of a sub-buffer
+ * @subbufs: sub-buffers recovered, per CPU (@ncpus entries); free()
+ */
+struct vt_tracedat_recovery {
+	char *output;
+	int ncpus;
+	size_t page_size;
+	unsigned long long *subbufs;
+};
+
+/**
+ * vt_tracedat_recover - finish the file of a killed recording
+ * @in: the unfinished file (vt_tracedat_partial_path() of the writer)
+ * @out: the trace.dat to write; NULL: the name the recording was to give
+ *	it, next to @in, which must not exist yet
+ * @r: filled in on success
+ * @msg: set to a message on failure
+ * @msg_size: its size
+ *
+ * Every sub-buffer that reached @in (or its FILE.cpuN) is kept, up to
+ * the first one that did not reach it whole. @in is only read; @out
+ * appears only when complete. The file has no saved command lines and
+ * no CPU statistics: they were to be read at the end.
+ *
+ * Return: 0; -EINVAL when @in is not an unfinished file of this writer,
+ * -EEXIST when @out is NULL and the default name exists, or another
+ * negative errno.
+ */
+int vt_tracedat_recover(const char *in, const char *out,
+			struct vt_tracedat_recovery *r, char *msg,
+			size_t msg_size);
 
 #endif /* VTRACE_TRACEDAT_WRITER_H */

@@ -1,0 +1,220 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# vtrace record never destroys what was there, and recovers from SIGKILL:
+#  - a device, FIFO, directory or socket as the output is refused before
+#    tracefs changes, and stays as it was;
+#  - the file already at the output's name survives a recording that fails
+#    or is killed (the new file is written under a temporary name and
+#    renamed when complete), and so do FILE.cpuN files of others on ramfs;
+#  - SIGKILL at each phase of a recording (set-up, streaming, final drain,
+#    layout of the file), on the work directory's file system, tmpfs and
+#    ramfs: the temporary file is left, 'vtrace recover' makes a trace.dat
+#    of it holding everything that had reached it, and 'vtrace reset'
+#    puts back every tracefs setting the recording changed.
+# The phases are stopping points of a test build (vtrace_phases, see
+# tools/lib/vtrace/test-phase.h): the recorder stops itself there with
+# SIGSTOP and is killed while stopped, so nothing depends on timing.
+
+. "$(cd "$(dirname "$0")" && pwd)/vtrace_test_lib.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+PHASES=${VTRACE_PHASES_BIN:-$here/vtrace_phases}
+work=$VT_TMP
+inst=vtrace_recov_test_$$
+idir=$TRACEFS/instances/$inst
+phases="setup streaming drain layout"
+filesystems="work tmpfs ramfs"
+marks=300
+
+mounted() {
+	grep -q " $1 " /proc/mounts
+}
+
+cleanup() {
+	[ -n "$pid" ] && kill -KILL "$pid" 2> /dev/null
+	if [ -d "$idir" ]; then
+		echo 0 > "$idir/events/enable"
+		rmdir "$idir"
+	fi
+	for fs in tmpfs ramfs small; do
+		mounted "$work/$fs" && umount "$work/$fs"
+	done
+	vt_cleanup_tmp
+}
+trap cleanup EXIT
+
+ktap_print_header
+vt_require_root
+vt_require_tracefs
+have_trace_cmd=0
+command -v trace-cmd > /dev/null && have_trace_cmd=1
+
+ktap_set_plan $((4 + 4 * 3))
+
+# The instance the recordings use is made by the test and kept, so that
+# its settings can be compared across a recording.
+mkdir "$idir" || exit 1
+
+# wait_tracing - until the instance records (tracing on, event enabled).
+wait_tracing() {
+	until [ "$(cat "$idir/tracing_on")" = 1 ] &&
+	      grep -q sched_switch "$idir/set_event"; do
+		kill -0 "$pid" 2> /dev/null || return 1
+		sleep 0.02
+	done
+}
+
+# write_marks N - markers 1..N into the instance, from one CPU.
+write_marks() {
+	taskset 1 sh -c 'i=1; while [ $i -le '"$1"' ]; do
+		echo "vtrace-recov $i" > '"$idir"'/trace_marker; i=$((i + 1)); done'
+}
+
+marks_in() {
+	trace-cmd report "$1" 2> /dev/null | grep -c 'vtrace-recov [0-9]'
+}
+
+# marks_are_prefix FILE N - the markers in FILE are 1..N, in order: what
+# reached the file is all of what came first.
+marks_are_prefix() {
+	trace-cmd report "$1" 2> /dev/null |
+		sed -n 's/.*vtrace-recov \([0-9]*\)$/\1/p' > "$work/marks"
+	seq 1 "$2" | cmp -s - "$work/marks"
+}
+
+# --- outputs that are not regular files ------------------------------------
+before=$(settings_of "$idir")
+mknod "$work/full" c 1 7
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -t 200ms \
+	-o "$work/full" > /dev/null 2> "$work/err"
+rc=$?
+expect [ $rc = 1 ]
+expect grep -q "full is not a regular file" "$work/err"
+expect [ -c "$work/full" ]
+expect [ "$(settings_of "$idir")" = "$before" ]
+result "device_output_refused_and_kept"
+
+mkfifo "$work/fifo"
+timeout 10 "$VTRACE" record --instance "$inst" -e sched/sched_switch \
+	-t 200ms -o "$work/fifo" > /dev/null 2> "$work/err"
+rc=$?
+expect [ $rc = 1 ]
+expect grep -q "fifo is not a regular file" "$work/err"
+expect [ -p "$work/fifo" ]
+mkdir "$work/dir" && : > "$work/dir/mine"
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -t 200ms \
+	-o "$work/dir" > /dev/null 2>> "$work/err"
+expect [ $? = 1 ]
+expect grep -q "dir is not a regular file" "$work/err"
+expect [ -f "$work/dir/mine" ]
+expect [ "$(ls -A "$work/dir")" = mine ]
+expect [ "$(settings_of "$idir")" = "$before" ]
+result "fifo_and_directory_outputs_refused_and_kept"
+
+# --- the previous file survives --------------------------------------------
+# A file system too small for the recording's metadata: the set-up fails.
+mkdir -p "$work/small" && mount -t tmpfs -o size=256k none "$work/small"
+head -c 65536 /dev/urandom > "$work/old"
+cp "$work/old" "$work/small/old.dat"
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -t 200ms \
+	-o "$work/small/old.dat" > /dev/null 2> "$work/err"
+rc=$?
+expect [ $rc = 1 ]
+expect cmp -s "$work/old" "$work/small/old.dat"
+expect [ "$(ls -A "$work/small")" = old.dat ]
+expect [ "$(settings_of "$idir")" = "$before" ]
+result "previous_file_survives_a_failed_recording"
+umount "$work/small"
+
+# On ramfs (no sparse files) the data goes to FILE.cpuN while recording:
+# files of those names that were there are not touched.
+mkdir -p "$work/ramfs" && mount -t ramfs none "$work/ramfs"
+cp "$work/old" "$work/ramfs/t.dat"
+echo other0 > "$work/ramfs/t.dat.cpu0"
+echo other1 > "$work/ramfs/t.dat.cpu1"
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -t 200ms \
+	-o "$work/ramfs/t.dat" > /dev/null 2> "$work/err"
+rc=$?
+expect [ $rc = 0 ]
+expect [ "$(cat "$work/ramfs/t.dat.cpu0")" = other0 ]
+expect [ "$(cat "$work/ramfs/t.dat.cpu1")" = other1 ]
+expect [ "$(ls -A "$work/ramfs" | wc -l)" = 3 ]
+if [ $have_trace_cmd = 1 ]; then
+	expect trace-cmd report "$work/ramfs/t.dat" > /dev/null 2>&1
+fi
+result "ramfs_cpu_files_of_others_kept"
+umount "$work/ramfs"
+
+# --- SIGKILL at each phase, on each file system -------------------------
+# What each phase must keep: set-up, nothing yet (a valid, empty trace);
+# streaming, at least the first sub-buffer (events or not), and of the
+# markers the first ones, in order;
+# drain and layout, every marker written (tracing was off, all read).
+#
+# kill_at PHASE DIR - record into DIR/k.dat (where an older k.dat is),
+# SIGKILL at PHASE, recover; sets $partial, $rec_out, $rc.
+kill_at() {
+	cp "$work/old" "$2/k.dat"
+	VTRACE_STOP_AT=$1 "$PHASES" record --instance "$inst" \
+		-e sched/sched_switch -o "$2/k.dat" > /dev/null 2> "$work/err" &
+	pid=$!
+	case $1 in
+	setup)
+		;;
+	streaming)
+		wait_tracing && write_marks $marks
+		;;
+	*)
+		wait_tracing && write_marks $marks && kill -INT $pid
+		;;
+	esac
+	vt_wait_stopped $pid
+	kill -KILL $pid
+	wait $pid 2> /dev/null
+	pid=
+	partial=$(ls "$2"/.k.dat.?????? 2> /dev/null)
+	"$VTRACE" recover "$partial" -o "$2/rec.dat" > "$work/rec_out" \
+		2>> "$work/err"
+	rc=$?
+}
+
+for fs in $filesystems; do
+	dir=$work
+	if [ "$fs" != work ]; then
+		dir=$work/$fs
+		mkdir -p "$dir" && mount -t "$fs" none "$dir"
+	fi
+	for phase in $phases; do
+		before=$(settings_of "$idir")
+		kill_at $phase "$dir"
+		expect [ -f "$partial" ]
+		expect cmp -s "$work/old" "$dir/k.dat"
+		expect [ $rc = 0 ]
+		subbufs=$(sed -n 's/^recovered \([0-9]*\) sub-buffers.*/\1/p' \
+			"$work/rec_out")
+		case $phase in
+		setup) expect [ "$subbufs" = 0 ] ;;
+		*) expect [ "$subbufs" -gt 0 ] ;;
+		esac
+		if [ $have_trace_cmd = 1 ]; then
+			expect trace-cmd report "$dir/rec.dat" > /dev/null 2>&1
+			n=$(marks_in "$dir/rec.dat")
+			case $phase in
+			setup) expect [ "$n" = 0 ] ;;
+			streaming) expect marks_are_prefix "$dir/rec.dat" "$n" ;;
+			*) expect marks_are_prefix "$dir/rec.dat" $marks ;;
+			esac
+		fi
+		"$VTRACE" reset > "$work/reset_out" 2>> "$work/err"
+		expect [ $? = 0 ]
+		expect grep -q "$partial" "$work/reset_out"
+		expect [ "$(settings_of "$idir")" = "$before" ]
+		expect [ -z "$(cat "$idir/set_event")" ]
+		rm -f "$partial" "$partial".cpu* "$dir/rec.dat"
+		result "sigkill_at_${phase}_${fs}_recovered_and_reset"
+	done
+	[ "$fs" != work ] && umount "$dir"
+done
+
+ktap_finished
