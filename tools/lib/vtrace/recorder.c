@@ -52,6 +52,9 @@
  * @sink_err: what the sink returned for the sub-buffer just offered
  * @discarded_events: events drained while discarding, counted as lost
  * @discarded_bytes: bytes of them
+ * @dropped_events: events the sink refused with %VTRACE_SINK_DROPPED,
+ *	counted as lost to back-pressure
+ * @dropped_bytes: bytes of them
  * @err: the failure that ended the thread before the stop
  * @drain_err: the failure of the drain after the stop
  * @seen_lost: events this CPU's buffer had lost at the last wake-up
@@ -68,6 +71,8 @@ struct cpu_thread {
 	int sink_err;
 	unsigned long long discarded_events;
 	unsigned long long discarded_bytes;
+	unsigned long long dropped_events;
+	unsigned long long dropped_bytes;
 	int err;
 	int drain_err;
 	unsigned long long seen_lost;
@@ -431,11 +436,14 @@ static int open_readers(struct vtrace_recorder *rec)
  */
 static int choose_subbuf_size(struct vtrace_recorder *rec)
 {
+	size_t kb = RECORD_SUBBUF_KB, max = rec->sink->max_subbuf_size;
 	int ret;
 
 	if (rec->opts.reader == VTRACE_READER_READ)
 		return 0;
-	ret = vtrace_settings_set_subbuf_kb(&rec->settings, RECORD_SUBBUF_KB);
+	if (max && max / 1024 < kb)
+		kb = max / 1024;
+	ret = vtrace_settings_set_subbuf_kb(&rec->settings, kb);
 	return ret == -EOPNOTSUPP ? 0 : ret;
 }
 
@@ -694,8 +702,14 @@ static int to_sink(void *ctx, int cpu, const void *subbuf, size_t size)
 		return discard_subbuf(ctx, cpu, subbuf, size);
 
 	t->sink_err = sink->ops->add_subbuf(sink, cpu, subbuf, size);
-	if (!t->sink_err)
+	if (t->sink_err == VTRACE_SINK_DROPPED) {
+		t->sink_err = 0;
+		t->dropped_events +=
+			vtrace_ring_subbuf_events(t->rec->readers[cpu], subbuf);
+		t->dropped_bytes += size;
+	} else if (!t->sink_err) {
 		vtrace_test_phase("streaming");
+	}
 	return t->sink_err;
 }
 
@@ -772,8 +786,8 @@ static void publish_stats(struct cpu_thread *t)
 
 	pthread_mutex_lock(&rec->lock);
 	rec->shown[t->cpu] = *vtrace_ring_reader_stats(rec->readers[t->cpu]);
-	rec->shown[t->cpu].events -= t->discarded_events;
-	rec->shown[t->cpu].bytes -= t->discarded_bytes;
+	rec->shown[t->cpu].events -= t->discarded_events + t->dropped_events;
+	rec->shown[t->cpu].bytes -= t->discarded_bytes + t->dropped_bytes;
 	pthread_mutex_unlock(&rec->lock);
 }
 
@@ -1002,8 +1016,8 @@ static void account_cpu(struct vtrace_recorder *rec, int cpu)
 		return;
 	all = vtrace_ring_reader_stats(rec->readers[cpu]);
 	a->present = 1;
-	a->events = all->events - t->discarded_events;
-	a->bytes = all->bytes - t->discarded_bytes;
+	a->events = all->events - t->discarded_events - t->dropped_events;
+	a->bytes = all->bytes - t->discarded_bytes - t->dropped_bytes;
 	/*
 	 * The buffer counts what it overwrote or dropped; sub-buffer
 	 * headers tell the same from the reader's side. Events drained
@@ -1012,7 +1026,8 @@ static void account_cpu(struct vtrace_recorder *rec, int cpu)
 	by_buffer = vtrace_ring_counters_lost(end);
 	a->lost = by_buffer > all->missed_events ? by_buffer :
 						   all->missed_events;
-	a->lost += t->discarded_events;
+	a->lost += t->discarded_events + t->dropped_events;
+	a->backpressure = t->dropped_events;
 	a->overrun = end->overrun;
 	a->commit_overrun = end->commit_overrun;
 	a->dropped_events = end->dropped_events;

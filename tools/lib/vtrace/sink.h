@@ -64,6 +64,9 @@ struct vtrace_sink_info {
  * @commit_overrun: its commit overrun counter
  * @dropped_events: its dropped events counter (when overwrite is off)
  * @entries_left: events left unread in the ring buffer
+ * @backpressure: events read but refused by the sink because its output
+ *	could not take them then (%VTRACE_SINK_DROPPED: a collector's
+ *	network back-pressure); counted in @lost too
  */
 struct vtrace_cpu_account {
 	int present;
@@ -74,6 +77,7 @@ struct vtrace_cpu_account {
 	unsigned long long commit_overrun;
 	unsigned long long dropped_events;
 	unsigned long long entries_left;
+	unsigned long long backpressure;
 };
 
 /**
@@ -94,9 +98,12 @@ struct vtrace_sink_end {
  *	may be left behind.
  * @add_subbuf: one sub-buffer of @cpu as the kernel lays it out (time
  *	stamp, commit, data), @size bytes, valid during the call only. Called
- *	concurrently for different CPUs, never for the same CPU. Return 0 or
- *	a negative errno: the recording then stops (what was added before is
- *	kept) and the sub-buffer counts as lost.
+ *	concurrently for different CPUs, never for the same CPU. Must not
+ *	block for long (the kernel's buffer fills meanwhile). Return 0;
+ *	%VTRACE_SINK_DROPPED when the output cannot take it now (the
+ *	sub-buffer's events count as lost to back-pressure, the recording
+ *	goes on); or a negative errno: the recording then stops (what was
+ *	added before is kept) and the sub-buffer counts as lost.
  * @finish: complete the output after the last sub-buffer (also after an
  *	@add_subbuf failure). Return 0 or a negative errno.
  * @abort: drop an output that will not be finished (the set-up failed
@@ -122,15 +129,22 @@ struct vtrace_sink_ops {
 	void (*destroy)(struct vtrace_sink *sink);
 };
 
+/* ->add_subbuf(): the output could not take the sub-buffer now. */
+#define VTRACE_SINK_DROPPED 1
+
 /**
  * struct vtrace_sink - an output, as the recorder sees it
  * @ops: its format
- * @path: the file it writes, for messages
+ * @path: the file it writes (or the collector's HOST:PORT), for messages
+ * @max_subbuf_size: the largest sub-buffer the output can carry (a UDP
+ *	datagram's limit); 0: any. The recorder chooses sub-buffers no
+ *	larger where the kernel lets it.
  * @priv: the format's own state
  */
 struct vtrace_sink {
 	const struct vtrace_sink_ops *ops;
 	char *path;
+	size_t max_subbuf_size;
 	void *priv;
 };
 

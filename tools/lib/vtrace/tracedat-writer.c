@@ -593,7 +593,8 @@ static void add_cpu_stats(struct vt_tracedat *td, struct out_buf *b)
 	}
 }
 
-static void add_options(struct vt_tracedat *td, struct out_buf *b)
+static void add_options(struct vt_tracedat *td, struct out_buf *b,
+			bool cpu_stats)
 {
 	struct utsname u;
 	char *text;
@@ -614,7 +615,8 @@ static void add_options(struct vt_tracedat *td, struct out_buf *b)
 	}
 	buf_add_option(b, TRACEDAT_OPTION_TRACECLOCK, text, len + 1);
 	free(text);
-	add_cpu_stats(td, b);
+	if (cpu_stats)
+		add_cpu_stats(td, b);
 	/* A recovered file's machine is not necessarily this one. */
 	if (!td->recovered && !uname(&u)) {
 		len = asprintf(&text, "%s %s %s %s", u.sysname, u.nodename,
@@ -653,7 +655,7 @@ static void add_tail(struct vt_tracedat *td, struct out_buf *b, off_t *offs)
 
 	add_cmdlines(td, b);
 	buf_add_u32(b, td->ncpus);
-	add_options(td, b);
+	add_options(td, b, true);
 	buf_add(b, "flyrecord", 10);
 	pos = b->len;
 	for (cpu = 0; cpu < td->ncpus; cpu++) {
@@ -749,6 +751,68 @@ const char *vt_tracedat_partial_path(const struct vt_tracedat *td)
 const char *vt_tracedat_strerror(const struct vt_tracedat *td)
 {
 	return td->err.text;
+}
+
+/*
+ * The whole header in one buffer: a collector puts the data section
+ * after it. Nothing is written to a file, so td has no fd.
+ */
+static int build_head(struct vt_tracedat *td, struct out_buf *b,
+		      const char *const *events)
+{
+	int ret;
+
+	add_file_header(td, b);
+	if (b->err)
+		return b->err;
+	b->data[0] = TRACEDAT_MAGIC[0];
+	ret = add_header_file(td, b, "header_page");
+	if (!ret)
+		ret = add_header_file(td, b, "header_event");
+	if (!ret)
+		ret = add_event_formats(td, b, events);
+	if (ret)
+		return ret;
+	add_kallsyms(b);
+	add_printk_formats(b);
+	add_cmdlines(td, b);
+	buf_add_u32(b, td->ncpus);
+	add_options(td, b, false);
+	if (b->err)
+		return set_error(td, b->err, "building the header");
+	return 0;
+}
+
+int vt_tracedat_head(const struct vt_tracedat_opts *opts, char **data,
+		     size_t *len, char *err, size_t err_len)
+{
+	struct out_buf b = { 0 };
+	struct vt_tracedat td = {
+		.fd = -1,
+		.ncpus = opts->ncpus,
+		.page_size = opts->page_size,
+		.instance = opts->instance,
+	};
+	int ret;
+
+	*data = NULL;
+	*len = 0;
+	if (!valid_opts(opts))
+		return -EINVAL;
+	pthread_mutex_init(&td.err.lock, NULL);
+	td.clock = tracefs_get_clock(opts->instance);
+	ret = td.clock ? build_head(&td, &b, opts->events) : -ENOMEM;
+	if (ret) {
+		snprintf(err, err_len, "%s",
+			 td.err.text[0] ? td.err.text : strerror(-ret));
+		free(b.data);
+	} else {
+		*data = b.data;
+		*len = b.len;
+	}
+	free(td.clock);
+	pthread_mutex_destroy(&td.err.lock);
+	return ret;
 }
 
 int vt_tracedat_check_incomplete(const char *path)

@@ -136,6 +136,25 @@ void vt_tracedat_abort(struct vt_tracedat *td);
 const char *vt_tracedat_strerror(const struct vt_tracedat *td);
 
 /**
+ * vt_tracedat_head - the metadata of a trace.dat, for a collector
+ * @opts: see struct vt_tracedat_opts
+ * @data: set to the bytes, malloc()ed; free() them
+ * @len: set to their number
+ * @err: the text of a failure
+ * @err_len: room in @err
+ *
+ * Everything vt_tracedat_create() and vt_tracedat_finish() write before
+ * the flyrecord section, read now: the magic, header_page, header_event,
+ * event formats, kallsyms, printk_formats, saved_cmdlines, the CPU count
+ * and the options (clock, uname, version; no per-CPU stats, which exist
+ * only at the end). "trace-cmd listen" appends the per-CPU data to them.
+ *
+ * Return: 0, or a negative errno as vt_tracedat_create()'s.
+ */
+int vt_tracedat_head(const struct vt_tracedat_opts *opts, char **data,
+		     size_t *len, char *err, size_t err_len);
+
+/**
  * vt_tracedat_check_incomplete - tell whether @path is an unfinished file
  * @path: a file given to vtrace report
  *

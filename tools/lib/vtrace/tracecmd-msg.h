@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The client side of trace-cmd's network protocol (version 3), as
+ * "trace-cmd listen" speaks it, for streaming a recording to a collector.
+ *
+ * Why this exists: libtracecmd exports tracecmd_msg_*(), but Debian's
+ * libtracecmd-dev does not declare them (they are trace-cmd's private
+ * API), and their handle is an opaque struct of trace-cmd's. This unit
+ * speaks the protocol from its facts; names are vtrace_tcmsg_* so that
+ * they never clash with libtracecmd's own symbols in one program.
+ *
+ * A session, on one TCP connection to the listener:
+ *
+ *	vtrace_tcmsg_greet(fd, &err);        // "tracecmd", "-1V3", "V3", magic, "OK"
+ *	vtrace_tcmsg_init(fd, cpus, page_size, tcp, ports, &err);  // TINIT/RINIT
+ *	vtrace_tcmsg_send_data(fd, metadata, len, &err);  // the trace.dat header
+ *	vtrace_tcmsg_fin_data(fd, &err);     // ... ends it
+ *	  (per-CPU data on connections to ports[cpu], raw sub-buffers)
+ *	vtrace_tcmsg_close(fd, ms, &err);    // the listener assembles the file
+ *
+ * Functions return 0 or a negative errno and never print; what went
+ * wrong is written to @err.
+ */
+#ifndef _VTRACE_TRACECMD_MSG_H
+#define _VTRACE_TRACECMD_MSG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * How long the client waits for each answer of the listener; the
+ * listener itself gives up after 5 s between two messages.
+ */
+#define VTRACE_TCMSG_TIMEOUT_MS 5000
+
+/**
+ * struct vtrace_tcmsg_err - the text of a failure
+ * @text: "what: why", or "" while nothing failed
+ */
+struct vtrace_tcmsg_err {
+	char text[256];
+};
+
+int vtrace_tcmsg_greet(int fd, struct vtrace_tcmsg_err *err);
+int vtrace_tcmsg_init(int fd, int cpus, unsigned int page_size, bool tcp,
+		      unsigned int *ports, struct vtrace_tcmsg_err *err);
+int vtrace_tcmsg_send_data(int fd, const void *data, size_t len,
+			   struct vtrace_tcmsg_err *err);
+int vtrace_tcmsg_fin_data(int fd, struct vtrace_tcmsg_err *err);
+int vtrace_tcmsg_close(int fd, int timeout_ms, struct vtrace_tcmsg_err *err);
+
+#endif /* _VTRACE_TRACECMD_MSG_H */
