@@ -108,6 +108,20 @@ settings_of()
 	[ ! -e "$1/buffer_subbuf_size_kb" ] || cat "$1/buffer_subbuf_size_kb"
 }
 
+# vt_wait_recording DIR - until a recording of tracefs dir DIR has begun
+# (30 s at most): the recorder turns tracing off, enables its events and only
+# then turns it on, so both together mean it has begun.
+vt_wait_recording()
+{
+	n=0
+	until [ -n "$(cat "$1/set_event" 2> /dev/null)" ] &&
+		[ "$(cat "$1/tracing_on" 2> /dev/null)" = 1 ]; do
+		[ $n -ge 300 ] && return 1
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+
 vt_cleanup_tmp()
 {
 	rm -rf "$VT_TMP"

@@ -23,6 +23,7 @@
 #include <vtrace/journal.h>
 #include <vtrace/json.h>
 #include <vtrace/output-file.h>
+#include <vtrace/net-sink.h>
 #include <vtrace/recorder.h>
 #include <vtrace/ring-reader.h>
 #include <vtrace/selection.h>
@@ -48,6 +49,10 @@ struct record_opts {
 	long long buffer_kb; /* 0: leave as it is */
 	const char *output;
 	const char *format; /* NULL: by the output's extension */
+	/* -N: a collector instead of a file (@output is its HOST:PORT) */
+	bool net;
+	struct vtrace_net_opts net_opts;
+	bool net_transport_given;
 	const char *instance;
 	const char *clock;
 	const char *name;
@@ -123,6 +128,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: vtrace record [-c CAT[,CAT]]... [-e group/event]... [-f CATFILE]...\n"
 		"                     [-t DURATION] [-b BUFFER_KB] [-o FILE] [--format FORMAT]\n"
+		"                     [-N HOST:PORT [--tcp|--udp] [--fallback-output FILE]]\n"
 		"                     [--instance NAME]\n"
 		"                     [--clock CLOCK] [--reader auto|mmap|splice|read]\n"
 		"                     [-r PRIO]\n"
@@ -142,6 +148,11 @@ static void usage(FILE *out)
 		"  -o, --output FILE     output file (default trace.dat); FILE.pftrace is\n"
 		"                        written as a Perfetto trace\n"
 		"      --format FORMAT   tracedat or perfetto, whatever FILE's extension\n"
+		"  -N, --net HOST:PORT   stream to 'trace-cmd listen -p PORT' on HOST instead\n"
+		"                        of a file ([ADDRESS]:PORT for IPv6)\n"
+		"      --tcp, --udp      -N's per-CPU data connections (default tcp)\n"
+		"      --fallback-output FILE  when the collector goes away, go on\n"
+		"                        recording into trace.dat FILE\n"
 		"      --instance NAME   record in tracefs instance NAME (created if missing,\n"
 		"                        removed afterwards if created)\n"
 		"      --clock CLOCK     trace_clock during the recording (default boot)\n"
@@ -203,7 +214,40 @@ enum {
 	OPT_CONFIG,
 	OPT_CONFIG_BINARY,
 	OPT_STRICT,
+	OPT_TCP,
+	OPT_UDP,
+	OPT_FALLBACK_OUTPUT,
 };
+
+/* -N HOST:PORT; the message names the option. */
+static int parse_net(const char *spec, struct record_opts *o)
+{
+	const char *why;
+
+	if (vtrace_net_addr_parse(spec, &o->net_opts.addr, &why)) {
+		vtrace_err("-N: bad collector address '%s': %s", spec, why);
+		return -EINVAL;
+	}
+	o->net = true;
+	o->output = spec;
+	return 0;
+}
+
+/* What -N allows with it; prints. */
+static int check_net_args(const struct record_opts *o)
+{
+	if (!o->net && (o->net_transport_given || o->net_opts.fallback)) {
+		vtrace_err(
+			"--tcp, --udp and --fallback-output need -N HOST:PORT");
+		return -EINVAL;
+	}
+	if (o->net && o->format) {
+		vtrace_err(
+			"-N streams trace.dat to the collector: no --format");
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct record_opts *o)
 {
@@ -217,6 +261,11 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{ "instance", required_argument, NULL, OPT_INSTANCE },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "net", required_argument, NULL, 'N' },
+		{ "tcp", no_argument, NULL, OPT_TCP },
+		{ "udp", no_argument, NULL, OPT_UDP },
+		{ "fallback-output", required_argument, NULL,
+		  OPT_FALLBACK_OUTPUT },
 		{ "reader", required_argument, NULL, OPT_READER },
 		{ "rt-prio", required_argument, NULL, 'r' },
 		{ "background", no_argument, NULL, OPT_BACKGROUND },
@@ -232,9 +281,10 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{}
 	};
 	char *end, *tok, *save;
+	bool udp;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:e:f:t:b:o:r:vh", longopts,
+	while ((c = getopt_long(argc, argv, "c:e:f:t:b:o:r:N:vh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -269,7 +319,32 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			}
 			break;
 		case 'o':
+			if (o->net) {
+				vtrace_err("-o and -N: give one output");
+				return -EINVAL;
+			}
 			o->output = optarg;
+			break;
+		case 'N':
+			if (o->output) {
+				vtrace_err("-o and -N: give one output");
+				return -EINVAL;
+			}
+			if (parse_net(optarg, o))
+				return -EINVAL;
+			break;
+		case OPT_TCP:
+		case OPT_UDP:
+			udp = c == OPT_UDP;
+			if (o->net_transport_given && o->net_opts.udp != udp) {
+				vtrace_err("--tcp and --udp: give one");
+				return -EINVAL;
+			}
+			o->net_transport_given = true;
+			o->net_opts.udp = udp;
+			break;
+		case OPT_FALLBACK_OUTPUT:
+			o->net_opts.fallback = optarg;
 			break;
 		case OPT_INSTANCE:
 			o->instance = optarg;
@@ -334,7 +409,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			return -EINVAL;
 		}
 	}
-	if (cli_unexpected_argument(argc, argv, optind))
+	if (cli_unexpected_argument(argc, argv, optind) || check_net_args(o))
 		return -EINVAL;
 	if ((o->config_format || o->strict) && !o->config) {
 		vtrace_err("--config-binary and --strict need --config FILE");
@@ -768,6 +843,25 @@ static bool shows_progress(const struct record_opts *o)
 	return !o->background && !o->json && isatty(STDERR_FILENO);
 }
 
+/* The output: a file, or a collector reached now (before tracefs). */
+static int open_sink(const struct record_opts *o, struct vtrace_sink **sink)
+{
+	char err[512];
+	int ret;
+
+	if (o->net) {
+		ret = vtrace_net_sink_create(&o->net_opts, sink, err,
+					     sizeof(err));
+		if (ret)
+			vtrace_err("-N %s: %s", o->output, err);
+		return ret;
+	}
+	ret = vtrace_sink_open(o->format, o->output, sink);
+	if (ret)
+		vtrace_err("cannot create %s: %s", o->output, strerror(-ret));
+	return ret;
+}
+
 /* Make the recorder and start it; prints. */
 static int start(struct record *r)
 {
@@ -795,11 +889,9 @@ static int start(struct record *r)
 		vtrace_err("%s", strerror(-ret));
 		return ret;
 	}
-	ret = vtrace_sink_open(o->format, o->output, &sink);
-	if (ret) {
-		vtrace_err("cannot create %s: %s", o->output, strerror(-ret));
+	ret = open_sink(o, &sink);
+	if (ret)
 		return ret;
-	}
 	ret = vtrace_recorder_create(&ropts, sink, &r->rec);
 	if (!ret) {
 		signalled_recorder = r->rec;
@@ -929,6 +1021,51 @@ static void print_wakeups(const struct record *r,
 			w->rt_prio, vtrace_recorder_rt_restored(r->rec));
 }
 
+/* -N: what reached the collector, and what did not; prints. */
+static void print_net_summary(const struct record *r,
+			      unsigned long long backpressure)
+{
+	const struct vtrace_sink *sink = vtrace_recorder_sink(r->rec);
+	const struct record_opts *o = r->opts;
+	struct vtrace_net_status st;
+
+	vtrace_net_sink_status(sink, &st);
+	if (st.gone)
+		vtrace_warn(
+			"the collector %s went away during the recording (%s): it had taken %.1f MB (%llu sub-buffers) by then, which it does not keep without the session's end",
+			o->output, st.gone_reason, st.sent_bytes / 1e6,
+			st.sent_subbufs);
+	if (st.gone && o->net_opts.fallback)
+		vtrace_warn("the rest, %.1f MB, was recorded into %s",
+			    st.fallback_bytes / 1e6, o->net_opts.fallback);
+	if (backpressure)
+		vtrace_warn(
+			"LOST %llu EVENTS to back-pressure: the collector could not take %llu sub-buffers at once",
+			backpressure, st.dropped_subbufs);
+}
+
+static void json_net(struct vtrace_json *j, const struct record *r)
+{
+	const struct vtrace_sink *sink = vtrace_recorder_sink(r->rec);
+	struct vtrace_net_status st;
+
+	vtrace_net_sink_status(sink, &st);
+	vtrace_json_object_begin(j, "collector");
+	vtrace_json_string(j, "transport",
+			   r->opts->net_opts.udp ? "udp" : "tcp");
+	vtrace_json_uint(j, "sent_bytes", st.sent_bytes);
+	vtrace_json_uint(j, "sent_subbufs", st.sent_subbufs);
+	vtrace_json_uint(j, "dropped_subbufs", st.dropped_subbufs);
+	vtrace_json_bool(j, "gone", st.gone);
+	if (st.gone)
+		vtrace_json_string(j, "gone_reason", st.gone_reason);
+	if (r->opts->net_opts.fallback) {
+		vtrace_json_string(j, "fallback", r->opts->net_opts.fallback);
+		vtrace_json_uint(j, "fallback_bytes", st.fallback_bytes);
+	}
+	vtrace_json_object_end(j);
+}
+
 static void print_summary(const struct record *r)
 {
 	const struct record_opts *o = r->opts;
@@ -936,25 +1073,35 @@ static void print_summary(const struct record *r)
 		vtrace_reader_path_name(vtrace_recorder_reader(r->rec));
 	int cpu, nr_cpus = vtrace_recorder_nr_cpus(r->rec);
 	struct vtrace_recorder_progress all;
-	unsigned long long left = 0;
+	unsigned long long left = 0, backpressure = 0;
 	struct vtrace_recorder_wakeups w;
 	struct vtrace_cpu_account a;
 	struct vtrace_json j;
 
 	vtrace_recorder_progress(r->rec, &all);
-	for (cpu = 0; cpu < nr_cpus; cpu++)
-		if (!vtrace_recorder_cpu_account(r->rec, cpu, &a))
-			left += a.entries_left;
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		if (vtrace_recorder_cpu_account(r->rec, cpu, &a))
+			continue;
+		left += a.entries_left;
+		backpressure += a.backpressure;
+	}
 
 	fprintf(stderr,
 		"vtrace: recorded %llu events (%.1f MB) from %d CPUs into %s in %.1f s, %s reader\n",
 		all.events, all.bytes / 1e6, nr_cpus, o->output,
 		vtrace_recorder_elapsed(r->rec), reader);
-	for (cpu = 0; cpu < nr_cpus; cpu++)
-		if (!vtrace_recorder_cpu_account(r->rec, cpu, &a))
-			fprintf(stderr,
-				"  cpu%d: %llu events, %llu lost, %llu bytes\n",
-				cpu, a.events, a.lost, a.bytes);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		if (vtrace_recorder_cpu_account(r->rec, cpu, &a))
+			continue;
+		fprintf(stderr, "  cpu%d: %llu events, %llu lost, %llu bytes",
+			cpu, a.events, a.lost, a.bytes);
+		if (o->net)
+			fprintf(stderr, " (%llu lost to back-pressure)",
+				a.backpressure);
+		fputc('\n', stderr);
+	}
+	if (o->net)
+		print_net_summary(r, backpressure);
 	if (vtrace_recorder_stop_reason(r->rec, NULL) == VTRACE_STOP_FULL)
 		vtrace_warn(
 			"stopped when full: the config's DISCARD limit of %llu bytes was reached",
@@ -966,10 +1113,10 @@ static void print_summary(const struct record *r)
 		fprintf(stderr,
 			"vtrace: ring buffer: %llu older events were overwritten, the newest kept\n",
 			all.lost);
-	else if (all.lost)
+	else if (all.lost > backpressure)
 		vtrace_warn(
 			"LOST %llu EVENTS: the ring buffer overflowed before it was read; record fewer events or use a larger -b",
-			all.lost);
+			all.lost - backpressure);
 	if (left)
 		vtrace_warn("%llu events were left in the ring buffer", left);
 	if (r->aborted)
@@ -991,6 +1138,10 @@ static void print_summary(const struct record *r)
 	vtrace_json_uint(&j, "events", all.events);
 	vtrace_json_uint(&j, "lost", all.lost);
 	vtrace_json_uint(&j, "bytes", all.bytes);
+	if (o->net) {
+		vtrace_json_uint(&j, "backpressure", backpressure);
+		json_net(&j, r);
+	}
 	vtrace_json_array_begin(&j, "cpus");
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		if (vtrace_recorder_cpu_account(r->rec, cpu, &a))
@@ -1000,6 +1151,8 @@ static void print_summary(const struct record *r)
 		vtrace_json_uint(&j, "events", a.events);
 		vtrace_json_uint(&j, "lost", a.lost);
 		vtrace_json_uint(&j, "bytes", a.bytes);
+		if (o->net)
+			vtrace_json_uint(&j, "backpressure", a.backpressure);
 		vtrace_json_object_end(&j);
 	}
 	vtrace_json_array_end(&j);
@@ -1013,6 +1166,17 @@ static void print_summary(const struct record *r)
 	vtrace_json_object_end(&j);
 	vtrace_json_object_end(&j);
 	cli_finish_json(&j);
+}
+
+/* -N: the collector went away, whatever a fallback file kept. */
+static bool collector_gone(const struct record *r)
+{
+	struct vtrace_net_status st;
+
+	if (!r->opts->net)
+		return false;
+	vtrace_net_sink_status(vtrace_recorder_sink(r->rec), &st);
+	return st.gone;
 }
 
 static void install_signals(void)
@@ -1092,7 +1256,8 @@ int cmd_record(int argc, char **argv)
 	if (!opts.output)
 		opts.output = "trace.dat";
 	if (cli_session_check_root(opts.exclusive_prio) ||
-	    check_rt_prio(&opts) || check_output(opts.output)) {
+	    check_rt_prio(&opts) || (!opts.net && check_output(opts.output)) ||
+	    (opts.net_opts.fallback && check_output(opts.net_opts.fallback))) {
 		vtrace_trace_config_free(&opts.tc);
 		return VTRACE_EXIT_FAIL;
 	}
@@ -1129,7 +1294,7 @@ int cmd_record(int argc, char **argv)
 	/* Its SIGTERM may have come after the last tick. */
 	r.aborted = r.aborted ?: vtrace_session_abort_reason(r.session);
 	print_summary(&r);
-	if (vtrace_recorder_sink_failed(r.rec))
+	if (vtrace_recorder_sink_failed(r.rec) || collector_gone(&r))
 		ret = ret ?: -EIO;
 	ret = finish(&r) ?: ret;
 	if (!ret)

@@ -503,6 +503,19 @@ static void net_abort(struct vtrace_sink *sink)
 		ns->fallback->ops->abort(ns->fallback);
 }
 
+/* A collector keeps no partial file here; a fallback file, once begun, is. */
+static const char *net_partial(const struct vtrace_sink *sink)
+{
+	struct net_sink *ns = priv_of(sink);
+	const char *partial = NULL;
+
+	pthread_mutex_lock(&ns->lock);
+	if (ns->fallback)
+		partial = ns->fallback->ops->partial(ns->fallback);
+	pthread_mutex_unlock(&ns->lock);
+	return partial;
+}
+
 static const char *net_strerror(const struct vtrace_sink *sink)
 {
 	return priv_of(sink)->err;
@@ -528,6 +541,7 @@ static const struct vtrace_sink_ops net_sink_ops = {
 	.add_subbuf = net_add_subbuf,
 	.finish = net_finish,
 	.abort = net_abort,
+	.partial = net_partial,
 	.strerror = net_strerror,
 	.destroy = net_destroy,
 };
