@@ -103,6 +103,18 @@ static void count_events(struct vtrace_ring_reader *reader)
 	/* The one in @buf is counted by the kernel, not handed out yet. */
 }
 
+/*
+ * The counters are read only when sub-buffers were handed out since
+ * @start, and at the drain: a reader that reads again until it finds
+ * nothing would otherwise read the stats file once more each time.
+ */
+static void count_events_after(struct vtrace_ring_reader *reader,
+			       unsigned long long start, bool drain)
+{
+	if (drain || reader->stats.subbufs != start)
+		count_events(reader);
+}
+
 /* Hand out the sub-buffer in st->buf, keeping it when refused. */
 static int hand_out(struct vtrace_ring_reader *reader, vtrace_ring_subbuf_fn fn,
 		    void *ctx)
@@ -176,11 +188,12 @@ static int hand_out_fetched(struct vtrace_ring_reader *reader, fetch_fn fetch,
 static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
 			  unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
 {
+	unsigned long long start = reader->stats.subbufs;
 	int ret = hand_out_fetched(reader, splice_fetch, max, fn, ctx);
 
 	if (!ret && drain)
 		ret = hand_out_fetched(reader, flush_fetch, 0, fn, ctx);
-	count_events(reader);
+	count_events_after(reader, start, drain);
 	return ret;
 }
 
@@ -195,9 +208,10 @@ const struct vtrace_ring_reader_ops vtrace_ring_splice_ops = {
 static int read_consume(struct vtrace_ring_reader *reader, bool drain,
 			unsigned int max, vtrace_ring_subbuf_fn fn, void *ctx)
 {
+	unsigned long long start = reader->stats.subbufs;
 	int ret = hand_out_fetched(reader, read_fetch, max, fn, ctx);
 
-	count_events(reader);
+	count_events_after(reader, start, drain);
 	return ret;
 }
 
