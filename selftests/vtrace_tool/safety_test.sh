@@ -14,6 +14,8 @@
 work=$VT_TMP
 inst=vtrace_safety_$$
 idir=$TRACEFS/instances/$inst
+other=vtrace_safety_other_$$
+odir=$TRACEFS/instances/$other
 event=sched/sched_process_exec
 
 cleanup() {
@@ -21,10 +23,14 @@ cleanup() {
 	[ -z "$top_was_on" ] &&
 		echo 0 > "$TRACEFS/events/$event/enable" 2> /dev/null
 	[ -n "$fifo_writer" ] && kill "$fifo_writer" 2> /dev/null
-	if [ -d "$idir" ]; then
-		echo 0 > "$idir/events/enable"
-		rmdir "$idir"
-	fi
+	# (.hidden and ...: what a failing test may have made)
+	for d in "$idir" "$odir" "$TRACEFS/instances/.hidden" \
+		 "$TRACEFS/instances/..."; do
+		[ -d "$d" ] || continue
+		echo 0 > "$d/events/enable"
+		echo 0 > "$d/events/$event/filter"
+		rmdir "$d"
+	done
 	vt_cleanup_tmp
 }
 trap cleanup EXIT
@@ -34,7 +40,7 @@ vt_require_root
 vt_require_tracefs
 top_was_on=$(grep -x "${event%/*}:${event#*/}" "$TRACEFS/set_event")
 
-ktap_set_plan 2
+ktap_set_plan 3
 
 # vt_run_in DIR ARGS...: vt_run with VTRACE_STATE_DIR=DIR.
 vt_run_in() {
@@ -110,3 +116,48 @@ expect [ "$modes" = " t.dat:600 t.pftrace:600 c.pftrace:600 c.trace:600 c.dot:60
 [ "$modes" = " t.dat:600 t.pftrace:600 c.pftrace:600 c.trace:600 c.dot:600" ] ||
 	ktap_print_msg "modes:$modes"
 result outputs_are_created_0600
+
+# within5 CMD...: vt_run CMD, failing (status 124) when it blocks for
+# more than 5 seconds.
+within5() {
+	timeout 5 "$VTRACE" "$@" > "$VT_TMP/out" 2> "$VT_TMP/err"
+	rc=$?
+	out=$(cat "$VT_TMP/out")
+	err=$(cat "$VT_TMP/err")
+}
+
+# Inputs that are not regular files are refused at once: a FIFO with no
+# writer (it used to block the open forever) as a category file, a
+# trace to read, a trace config; /dev/zero as a category file (it used
+# to be "file too large"). A symbolic link to a regular file is read.
+mkfifo "$work/fifo"
+within5 check "$work/fifo"
+expect [ "$rc" = 2 ]
+expect [ "$err" = "$work/fifo: error: cannot read: not a regular file" ]
+within5 check /dev/zero
+expect [ "$rc" = 2 ]
+expect [ "$err" = "/dev/zero: error: cannot read: not a regular file" ]
+within5 enable -f "$work/fifo" gfx
+expect [ "$rc" = 2 ]
+expect [ "$err" = "$work/fifo: error: cannot read: not a regular file
+vtrace: error: enable: bad category file; nothing was changed" ]
+for cmd in report slices profile; do
+	within5 $cmd "$work/fifo"
+	expect [ "$rc" = 1 ]
+	expect [ "$err" = "vtrace: error: $cmd: $work/fifo: not a regular file" ]
+done
+within5 convert "$work/fifo" "$work/f.pftrace"
+expect [ "$rc" = 1 ]
+expect [ "$err" = "vtrace: error: convert: $work/fifo: not a regular file" ]
+expect [ ! -e "$work/f.pftrace" ]
+within5 record --config "$work/fifo" -o "$work/f.dat"
+expect [ "$rc" = 2 ]
+expect [ "$err" = "$work/fifo: error: cannot read: not a regular file" ]
+expect [ ! -e "$work/f.dat" ]
+printf 'mycat\n %s\n' $event > "$work/cats.txt"
+ln -s "$work/cats.txt" "$work/cats-link.txt"
+VTRACE_CATEGORIES=$work/cats-link.txt "$VTRACE" categories > "$work/out" 2>&1
+expect [ $? = 0 ]
+expect grep -q "^mycat" "$work/out"
+result non_regular_inputs_refused_at_once
+

@@ -33,6 +33,8 @@
 #include <vtrace/categories.h>
 #include <vtrace/event-name.h>
 
+#include "file-io.h"
+
 #define NO_CATEGORY (-1)
 #define REJECTED_CATEGORY (-2)
 
@@ -581,16 +583,14 @@ int vtrace_catmap_load(struct vtrace_catmap *map, const char *path,
 	ssize_t n;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
+	ret = vt_input_open(path, &fd);
+	if (ret)
+		goto io_error;
+	if (fstat(fd, &st)) {
 		ret = -errno;
 		goto io_error;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		ret = -EISDIR;
-		goto io_error;
-	}
-	if (S_ISREG(st.st_mode) && st.st_size > VTRACE_CATEGORIES_MAX_FILE) {
+	if (st.st_size > VTRACE_CATEGORIES_MAX_FILE) {
 		close(fd);
 		ret = vtrace_diag_add(
 			diags, path, 0, 0, VTRACE_ERROR,
@@ -636,7 +636,7 @@ io_error:
 	if (fd >= 0)
 		close(fd);
 	if (vtrace_diag_add(diags, path, 0, 0, VTRACE_ERROR, "cannot read: %s",
-			    strerror(-ret)))
+			    vt_input_strerror(ret)))
 		return -ENOMEM;
 	return ret;
 }

@@ -22,6 +22,7 @@
 #include <vtrace/dmtrace.h>
 
 #include "dmtrace-format.h"
+#include "file-io.h"
 
 /* Longest key line kept: names beyond are cut. */
 #define KEY_LINE_MAX 4096
@@ -524,13 +525,11 @@ static int read_file(const char *path, unsigned char **buf, size_t *len)
 	size_t got = 0;
 	int fd, ret = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	ret = vt_input_open(path, &fd);
+	if (ret)
+		return ret;
 	if (fstat(fd, &st)) {
 		ret = -errno;
-	} else if (!S_ISREG(st.st_mode)) {
-		ret = -EINVAL;
 	} else if ((unsigned long long)st.st_size > FILE_MAX) {
 		ret = -EFBIG;
 	} else {
@@ -584,12 +583,14 @@ static int load_split(struct vt_dmtrace *t, const char *key_path,
 
 	ret = read_file(key_path, &key, &key_len);
 	if (ret) {
-		snprintf(msg, msg_size, "%s: %s", key_path, strerror(-ret));
+		snprintf(msg, msg_size, "%s: %s", key_path,
+			 vt_input_strerror(ret));
 		return ret == -EINVAL ? -EINVAL : ret;
 	}
 	ret = read_file(data_path, &data, &data_len);
 	if (ret)
-		snprintf(msg, msg_size, "%s: %s", data_path, strerror(-ret));
+		snprintf(msg, msg_size, "%s: %s", data_path,
+			 vt_input_strerror(ret));
 	else
 		ret = vt_dmtrace_parse(t, (const char *)key, key_len, data,
 				       data_len, msg, msg_size);
@@ -630,7 +631,8 @@ int vt_dmtrace_load(struct vt_dmtrace *t, const char *path, char *msg,
 	} else {
 		ret = read_file(path, &buf, &len);
 		if (ret) {
-			snprintf(msg, msg_size, "%s: %s", path, strerror(-ret));
+			snprintf(msg, msg_size, "%s: %s", path,
+				 vt_input_strerror(ret));
 			return ret;
 		}
 		ret = vt_dmtrace_parse_combined(t, buf, len, msg, msg_size);
@@ -661,11 +663,11 @@ bool vt_dmtrace_probe(const char *path)
 	char head[sizeof(DMTRACE_KEY_VERSION)] = { 0 };
 	char *key;
 	bool found;
-	int fd;
+	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno != ENOENT)
+	ret = vt_input_open(path, &fd);
+	if (ret) {
+		if (ret != -ENOENT)
 			return false;
 		key = sibling(path, NULL, ".key");
 		found = key && !access(key, R_OK);

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Whole positioned reads and writes (see file-io.h).
+ * Whole positioned reads and writes, opening inputs (see file-io.h).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "file-io.h"
@@ -63,4 +66,50 @@ int vt_pread_all(int fd, void *buf, size_t len, off_t off)
 		len -= n;
 	}
 	return 0;
+}
+
+/**
+ * vt_input_open - open a file the library is given to read
+ * @path: its name; a symbolic link to a regular file is followed
+ * @fd: set to a descriptor for blocking reads (close-on-exec)
+ *
+ * Opened without blocking (a FIFO with no writer would hold the open
+ * forever) and refused unless it is a regular file: a FIFO, device or
+ * socket would block a read, never end, or make a size meaningless.
+ *
+ * Return: 0, -EISDIR for a directory, -%VT_ENOTREG for another file that
+ * is not a regular file, or the -errno of open or fstat.
+ */
+int vt_input_open(const char *path, int *fd)
+{
+	struct stat st;
+	int ret = 0;
+
+	*fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	if (fstat(*fd, &st))
+		ret = -errno;
+	else if (S_ISDIR(st.st_mode))
+		ret = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		ret = -VT_ENOTREG;
+	else if (fcntl(*fd, F_SETFL, 0))
+		ret = -errno;
+	if (ret) {
+		close(*fd);
+		*fd = -1;
+	}
+	return ret;
+}
+
+/**
+ * vt_input_strerror - an error of vt_input_open(), for messages
+ * @err: the negative errno
+ *
+ * Return: "not a regular file" for -%VT_ENOTREG, else strerror()'s text.
+ */
+const char *vt_input_strerror(int err)
+{
+	return err == -VT_ENOTREG ? "not a regular file" : strerror(-err);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Whole positioned reads and writes, for the library's file formats.
+ * Whole positioned reads and writes, for the library's file formats, and
+ * the one way the library opens a file it is given to read.
  * Internal to the library.
  */
 #ifndef VTRACE_FILE_IO_H
@@ -11,5 +12,15 @@
 
 int vt_pwrite_all(int fd, const void *buf, size_t len, off_t off);
 int vt_pread_all(int fd, void *buf, size_t len, off_t off);
+
+/*
+ * vt_input_open()'s error for an input that is not a regular file (a FIFO,
+ * a device, a socket): no such errno exists, and this one's text ("Wrong
+ * medium type") is never shown, see vt_input_strerror().
+ */
+#define VT_ENOTREG EMEDIUMTYPE
+
+int vt_input_open(const char *path, int *fd);
+const char *vt_input_strerror(int err);
 
 #endif /* VTRACE_FILE_IO_H */

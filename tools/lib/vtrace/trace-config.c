@@ -25,6 +25,8 @@
 #include <vtrace/proto-decode.h>
 #include <vtrace/trace-config.h>
 
+#include "file-io.h"
+
 /* Linux's PID_MAX_LIMIT: no tid is larger. */
 #define TID_MAX (4 * 1024 * 1024)
 /* A tracing_cpumask for 8192 CPUs, with commas. */
@@ -651,11 +653,12 @@ int vtrace_trace_config_load(struct vtrace_trace_config *tc, const char *path,
 	int fd, ret = 0;
 	ssize_t n;
 
-	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
-	if (fd < 0) {
-		ret = -errno;
+	/* "-" is standard input, which may well be a pipe. */
+	fd = 0;
+	if (strcmp(path, "-"))
+		ret = vt_input_open(path, &fd);
+	if (ret)
 		goto report;
-	}
 	do {
 		if (len == alloc || !buf) {
 			alloc = buf ? 2 * alloc : alloc;
@@ -691,7 +694,7 @@ report:
 				VTRACE_TRACE_CONFIG_MAX_FILE >> 20);
 	else if (ret)
 		vtrace_diag_add(diags, path, 0, 0, VTRACE_ERROR,
-				"cannot read: %s", strerror(-ret));
+				"cannot read: %s", vt_input_strerror(ret));
 	return ret;
 }
 

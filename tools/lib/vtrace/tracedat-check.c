@@ -741,9 +741,9 @@ int vt_tracedat_check(const char *path, char *msg, size_t msg_size)
 	ret = vt_tracedat_check_incomplete(path);
 	if (ret)
 		return ret > 0 ? -ENODATA : ret;
-	w.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (w.fd < 0)
-		return -errno;
+	ret = vt_input_open(path, &w.fd);
+	if (ret)
+		return ret;
 	if (fstat(w.fd, &st)) {
 		ret = -errno;
 	} else {

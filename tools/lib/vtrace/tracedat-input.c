@@ -13,6 +13,7 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
+#include "file-io.h"
 #include "tracedat-check.h"
 #include "tracedat-input.h"
 
@@ -53,7 +54,7 @@ int vt_tracedat_open(const char *path, struct tracecmd_input **handlep,
 	else if (ret == -EINVAL)
 		snprintf(msg, msg_size, "%s: %s", path, why);
 	else if (ret)
-		snprintf(msg, msg_size, "%s: %s", path, strerror(-ret));
+		snprintf(msg, msg_size, "%s: %s", path, vt_input_strerror(ret));
 	if (ret)
 		return ret;
 

@@ -820,9 +820,9 @@ int vt_tracedat_check_incomplete(const char *path)
 	char head[TRACEDAT_MAGIC_LEN];
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	ret = vt_input_open(path, &fd);
+	if (ret)
+		return ret;
 	ret = vt_pread_all(fd, head, sizeof(head), 0);
 	close(fd);
 	if (ret == -ENODATA)
