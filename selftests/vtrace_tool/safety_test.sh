@@ -40,7 +40,7 @@ vt_require_root
 vt_require_tracefs
 top_was_on=$(grep -x "${event%/*}:${event#*/}" "$TRACEFS/set_event")
 
-ktap_set_plan 3
+ktap_set_plan 5
 
 # vt_run_in DIR ARGS...: vt_run with VTRACE_STATE_DIR=DIR.
 vt_run_in() {
@@ -160,4 +160,60 @@ VTRACE_CATEGORIES=$work/cats-link.txt "$VTRACE" categories > "$work/out" 2>&1
 expect [ $? = 0 ]
 expect grep -q "^mycat" "$work/out"
 result non_regular_inputs_refused_at_once
+
+# Every numeric option: range-checked, with a message naming it, exit 2.
+# (NAME ARGS... | MESSAGE after "vtrace: error: ")
+bad=0
+while IFS='|' read -r args msg; do
+	# shellcheck disable=SC2086 # the arguments are words
+	set -- $args
+	within5 "$@"
+	if [ "$rc" != 2 ] || [ "$err" != "vtrace: error: $msg" ]; then
+		ktap_print_msg "vtrace $args: status $rc, stderr '$err'"
+		bad=$((bad + 1))
+	fi
+done <<-EOF2
+record -t nan -e $event -o $work/n.dat|record -t: 'nan' is not a duration from 1ms to 1000000000s (examples: 10s, 500ms, 2m, 5)
+record -t inf -e $event -o $work/n.dat|record -t: 'inf' is not a duration from 1ms to 1000000000s (examples: 10s, 500ms, 2m, 5)
+record -t 0.0001 -e $event -o $work/n.dat|record -t: '0.0001' is not a duration from 1ms to 1000000000s (examples: 10s, 500ms, 2m, 5)
+record -t 0x10 -e $event -o $work/n.dat|record -t: '0x10' is not a duration from 1ms to 1000000000s (examples: 10s, 500ms, 2m, 5)
+record -t 1e300 -e $event -o $work/n.dat|record -t: '1e300' is not a duration from 1ms to 1000000000s (examples: 10s, 500ms, 2m, 5)
+record -b 0 -e $event -o $work/n.dat|record -b: '0' is not a whole number from 1 to 4294967295
+record -b 99999999999999999999 -e $event -o $work/n.dat|record -b: '99999999999999999999' is not a whole number from 1 to 4294967295
+record -b 1.5 -e $event -o $work/n.dat|record -b: '1.5' is not a whole number from 1 to 4294967295
+record --exclusive-prio -1 -e $event -o $work/n.dat|record --exclusive-prio: '-1' is not a whole number from 0 to 4294967295
+record --exclusive-prio 4294967296 -e $event -o $work/n.dat|record --exclusive-prio: '4294967296' is not a whole number from 0 to 4294967295
+config -t nan -e $event|config -t: 'nan' is not a duration from 1ms to 4294967s (examples: 10s, 500ms, 2m, 5)
+config -t 4294968s -e $event|config -t: '4294968s' is not a duration from 1ms to 4294967s (examples: 10s, 500ms, 2m, 5)
+config -b 4294967296 -e $event|config -b: '4294967296' is not a whole number from 1 to 4294967295
+config --exclusive-prio x -e $event|config --exclusive-prio: 'x' is not a whole number from 0 to 4294967295
+stop --timeout 99999999999999999999|stop --timeout: '99999999999999999999' is not a whole number from 1 to 2147483
+stop --timeout 0|stop --timeout: '0' is not a whole number from 1 to 2147483
+stop --timeout 2147484|stop --timeout: '2147484' is not a whole number from 1 to 2147483
+marker --pid 0 begin x|marker --pid: '0' is not a whole number from 1 to 2147483647
+marker --tag 0 begin x|marker --tag: unknown tag '0': give a category with a userspace tag or ATRACE_TAG_* bits (1 to 0xfffffff)
+marker counter x 99999999999999999999|marker counter VALUE: '99999999999999999999' is not a whole number from -9223372036854775808 to 9223372036854775807
+marker async-begin x 2147483648|marker async-begin COOKIE: '2147483648' is not a whole number from -2147483648 to 2147483647
+profile $work/cats.txt --thread -1|profile --thread: '-1' is not a whole number from 0 to 2147483647
+profile $work/cats.txt --threshold 101|profile --threshold: '101' is not a whole number from 0 to 100
+report $work/cats.txt --cpu 99999999999999999999|report --cpu: '99999999999999999999' is not a whole number from 0 to 1023
+stop --instance -x|bad instance name '-x': an instance name starts with a letter, a digit or '_'
+stop --instance ...|bad instance name '...': an instance name starts with a letter, a digit or '_'
+stop ../x|bad session name '../x': 1 to 64 letters, digits, '_', '-' and '.', not starting with '.'
+enable --instance .hidden $event|bad instance name '.hidden': an instance name starts with a letter, a digit or '_'
+record --instance ... -e $event -o $work/n.dat|bad instance name '...': an instance name starts with a letter, a digit or '_'
+status --instance -x|bad instance name '-x': an instance name starts with a letter, a digit or '_'
+EOF2
+expect [ $bad = 0 ]
+expect [ ! -d "$TRACEFS/instances/..." ] && [ ! -d "$TRACEFS/instances/.hidden" ]
+expect [ ! -e "$work/n.dat" ]
+result numeric_options_and_names_range_checked
+
+# An empty category file is said to be empty, not "no file loaded".
+: > "$work/empty.txt"
+within5 record -f "$work/empty.txt" -c mycat -t 100ms -o "$work/e.dat"
+expect [ "$rc" = 1 ]
+expect [ "$err" = "vtrace: error: unknown category 'mycat' (not a standard one, and $work/empty.txt defines no category: empty?)" ]
+expect [ ! -e "$work/e.dat" ]
+result empty_category_file_said_empty
 

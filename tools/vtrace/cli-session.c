@@ -33,23 +33,19 @@ int cli_parse_session_name(const char *arg)
 
 /**
  * cli_parse_exclusive_prio - an --exclusive-prio argument
+ * @opt: the command and option, for the message
  * @arg: 0 to 4294967295 (Perfetto's exclusive_prio is a uint32)
  * @prio: set to the priority
  *
- * Return: 0, or -EINVAL after saying why.
+ * Return: 0, or -EINVAL after saying why (see cli_parse_number()).
  */
-int cli_parse_exclusive_prio(const char *arg, unsigned int *prio)
+int cli_parse_exclusive_prio(const char *opt, const char *arg,
+			     unsigned int *prio)
 {
-	unsigned long long v;
-	char *end;
+	long long v;
 
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || v > 0xffffffffULL) {
-		vtrace_err("bad exclusive priority '%s' (0 to 4294967295)",
-			   arg);
+	if (cli_parse_number(opt, arg, 0, UINT32_MAX, &v))
 		return -EINVAL;
-	}
 	*prio = v;
 	return 0;
 }

@@ -10,7 +10,8 @@
 #include <vtrace/session.h>
 
 int cli_parse_session_name(const char *arg);
-int cli_parse_exclusive_prio(const char *arg, unsigned int *prio);
+int cli_parse_exclusive_prio(const char *opt, const char *arg,
+			     unsigned int *prio);
 int cli_session_check_root(unsigned int exclusive_prio);
 int cli_session_start(const struct vtrace_session_params *params,
 		      struct vtrace_session **session);

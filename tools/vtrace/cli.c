@@ -3,6 +3,7 @@
  * Helpers shared by the subcommands. This is where library errors become
  * messages: the library only returns them.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -237,33 +238,104 @@ void cli_json_diags(struct vtrace_json *j, const struct vtrace_diags *diags)
 }
 
 /**
- * cli_parse_duration - a -t argument
+ * cli_whole_number - the whole of a string as a number, quietly
+ * @arg: decimal, or hexadecimal after "0x"; no blank, no '+', a '-' only
+ *	for a negative number
+ * @v: set to the number
+ *
+ * For an argument that may be a number or a name; options that take a
+ * number use cli_parse_number().
+ *
+ * Return: true when @arg is a number that fits.
+ */
+bool cli_whole_number(const char *arg, long long *v)
+{
+	const char *digits = arg[0] == '-' ? arg + 1 : arg;
+	int base = 10;
+	char *end;
+
+	if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+		base = 16;
+		digits += 2;
+	}
+	if (!isxdigit((unsigned char)digits[0]))
+		return false;
+	errno = 0;
+	*v = strtoll(arg, &end, base);
+	return !errno && !*end;
+}
+
+/**
+ * cli_parse_number - a numeric option's argument, range-checked
+ * @opt: the command and option, for the message ("record -b")
+ * @arg: the argument: decimal, or hexadecimal after "0x"
+ * @min: the smallest number accepted
+ * @max: the largest
+ * @v: set to the number
+ *
+ * Anything else (a blank, a fraction, trailing text, a number out of
+ * range or too large for any type) prints "OPT: 'ARG' is not a whole
+ * number from MIN to MAX".
+ *
+ * Return: 0, or -EINVAL (printed).
+ */
+int cli_parse_number(const char *opt, const char *arg, long long min,
+		     long long max, long long *v)
+{
+	long long n;
+
+	if (cli_whole_number(arg, &n) && n >= min && n <= max) {
+		*v = n;
+		return 0;
+	}
+	vtrace_err("%s: '%s' is not a whole number from %lld to %lld", opt, arg,
+		   min, max);
+	return -EINVAL;
+}
+
+/**
+ * cli_parse_duration - a duration option's argument, range-checked
+ * @opt: the command and option, for the message ("record -t")
  * @arg: "10s", "500ms", "2m", or seconds ("1.5")
+ * @max_ms: the longest accepted, in milliseconds
  * @ms: set to the duration in milliseconds
  *
- * Return: 0, or -EINVAL for anything else, or under 1 ms.
+ * Anything else, under 1 ms or over @max_ms (NaN and infinity too)
+ * prints "OPT: 'ARG' is not a duration from 1ms to MAXs (examples: 10s,
+ * 500ms, 2m, 5)".
+ *
+ * Return: 0, or -EINVAL (printed).
  */
-int cli_parse_duration(const char *arg, long long *ms)
+int cli_parse_duration(const char *opt, const char *arg, long long max_ms,
+		       long long *ms)
 {
+	double v = -1;
 	char *end;
-	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || v <= 0)
-		return -EINVAL;
-	if (!strcmp(end, "ms"))
-		;
-	else if (!*end || !strcmp(end, "s"))
-		v *= 1000;
-	else if (!strcmp(end, "m"))
-		v *= 60 * 1000;
-	else
-		return -EINVAL;
-	if (v < 1 || v > 1e12)
-		return -EINVAL;
-	*ms = (long long)v;
-	return 0;
+	/* (strtod's hexadecimal and its "nan", "inf" are no durations) */
+	if ((isdigit((unsigned char)arg[0]) || arg[0] == '.') &&
+	    !strpbrk(arg, "xX")) {
+		errno = 0;
+		v = strtod(arg, &end);
+		if (errno || end == arg)
+			v = -1;
+		else if (!strcmp(end, "ms"))
+			;
+		else if (!*end || !strcmp(end, "s"))
+			v *= 1000;
+		else if (!strcmp(end, "m"))
+			v *= 60 * 1000;
+		else
+			v = -1;
+	}
+	if (v >= 1 && v <= max_ms) {
+		*ms = (long long)v;
+		return 0;
+	}
+	vtrace_err(
+		"%s: '%s' is not a duration from 1ms to %llds (examples: 10s, 500ms, 2m, 5)",
+		opt, arg, max_ms / 1000);
+	return -EINVAL;
 }
 
 /**
@@ -306,6 +378,22 @@ int cli_find_tracefs(const char **dir)
 }
 
 /**
+ * cli_parse_instance_name - check an --instance argument
+ * @arg: the name
+ *
+ * Return: 0, or -EINVAL after printing "bad instance name 'ARG': why".
+ */
+int cli_parse_instance_name(const char *arg)
+{
+	struct vtrace_name_error nerr;
+
+	if (!vtrace_instance_name_check(arg, &nerr))
+		return 0;
+	vtrace_err("bad instance name '%s': %s", arg, nerr.reason);
+	return -EINVAL;
+}
+
+/**
  * cli_open_tracefs - find (or mount) tracefs and open the instance
  * @instance: --instance argument, or NULL for the top level buffer
  * @mode: whether a missing instance is created
@@ -318,14 +406,11 @@ int cli_find_tracefs(const char **dir)
 int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
 		     struct vtrace_instance **vi)
 {
-	struct vtrace_name_error nerr;
 	const char *dir;
 	int ret;
 
-	if (instance && vtrace_instance_name_check(instance, &nerr)) {
-		vtrace_err("bad instance name '%s': %s", instance, nerr.reason);
+	if (instance && cli_parse_instance_name(instance))
 		return VTRACE_EXIT_USAGE;
-	}
 	ret = cli_find_tracefs(&dir);
 	if (ret)
 		return ret;

@@ -19,6 +19,13 @@
 /* Overrides the default category file, like the -f option. */
 #define VTRACE_CATEGORIES_ENV "VTRACE_CATEGORIES"
 
+/*
+ * The largest -b: TraceConfig's buffer_size_kb is a uint32. The longest
+ * -t of a recording: about 31 years, past any use.
+ */
+#define VTRACE_BUFFER_KB_MAX 4294967295LL
+#define VTRACE_DURATION_MS_MAX 1000000000000LL
+
 void vtrace_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vtrace_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -42,8 +49,13 @@ int cli_load_selection_files(const struct cli_files *files,
 			     struct vtrace_catmap *map, const char *cmd);
 int cli_selection_error(const struct vtrace_selection *sel, int err);
 void cli_selection_warn_missing(const struct vtrace_selection *sel);
-int cli_parse_duration(const char *arg, long long *ms);
+bool cli_whole_number(const char *arg, long long *v);
+int cli_parse_number(const char *opt, const char *arg, long long min,
+		     long long max, long long *v);
+int cli_parse_duration(const char *opt, const char *arg, long long max_ms,
+		       long long *ms);
 int cli_find_tracefs(const char **dir);
+int cli_parse_instance_name(const char *arg);
 int cli_open_tracefs(const char *instance, enum vtrace_instance_mode mode,
 		     struct vtrace_instance **vi);
 const char *cli_instance_label(const struct vtrace_instance *vi);

@@ -69,6 +69,8 @@ int cmd_categories(int argc, char **argv)
 				return VTRACE_EXIT_USAGE;
 			break;
 		case 'i':
+			if (cli_parse_instance_name(optarg))
+				return VTRACE_EXIT_USAGE;
 			instance = optarg;
 			break;
 		case 'j':

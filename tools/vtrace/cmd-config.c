@@ -83,7 +83,6 @@ static int parse_args(int argc, char **argv, struct vtrace_trace_config *tc,
 	struct vtrace_name_error nerr;
 	long long ms;
 	long long kb;
-	char *end;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "c:e:f:t:b:o:h", longopts, NULL)) !=
@@ -108,23 +107,16 @@ static int parse_args(int argc, char **argv, struct vtrace_trace_config *tc,
 				return -ENOMEM;
 			break;
 		case 't':
-			if (cli_parse_duration(optarg, &ms) ||
-			    ms > UINT32_MAX) {
-				vtrace_err(
-					"bad duration '%s' (examples: 10s, 500ms, 2m, 5)",
-					optarg);
+			/* TraceConfig's duration_ms is a uint32 */
+			if (cli_parse_duration("config -t", optarg, UINT32_MAX,
+					       &ms))
 				return -EINVAL;
-			}
 			tc->duration_ms = ms;
 			break;
 		case 'b':
-			errno = 0;
-			kb = strtoll(optarg, &end, 10);
-			if (errno || *end || kb <= 0 || kb > UINT32_MAX) {
-				vtrace_err("bad buffer size '%s' (KB per CPU)",
-					   optarg);
+			if (cli_parse_number("config -b", optarg, 1,
+					     VTRACE_BUFFER_KB_MAX, &kb))
 				return -EINVAL;
-			}
 			tc->ftrace_buffer_size_kb = kb;
 			break;
 		case 'o':
@@ -142,7 +134,8 @@ static int parse_args(int argc, char **argv, struct vtrace_trace_config *tc,
 				return -ENOMEM;
 			break;
 		case OPT_EXCLUSIVE_PRIO:
-			if (cli_parse_exclusive_prio(optarg,
+			if (cli_parse_exclusive_prio("config --exclusive-prio",
+						     optarg,
 						     &tc->exclusive_prio))
 				return -EINVAL;
 			tc->has_exclusive_prio = true;

@@ -159,6 +159,8 @@ static int cmd_switch(int argc, char **argv, bool enable)
 				return VTRACE_EXIT_USAGE;
 			break;
 		case 'i':
+			if (cli_parse_instance_name(optarg))
+				return VTRACE_EXIT_USAGE;
 			instance = optarg;
 			break;
 		case 'a':

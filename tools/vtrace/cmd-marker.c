@@ -38,16 +38,6 @@ static void usage(FILE *out)
 		"                  script; the kernel records vtrace's own tid)\n");
 }
 
-static int parse_ll(const char *arg, long long min, long long max, long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoll(arg, &end, 0);
-	return errno || end == arg || *end || *v < min || *v > max ? -EINVAL :
-								     0;
-}
-
 static int parse_tag(const char *arg, uint64_t *tag)
 {
 	const struct vtrace_atrace_category *cat;
@@ -62,10 +52,11 @@ static int parse_tag(const char *arg, uint64_t *tag)
 		*tag = cat->tags;
 		return 0;
 	}
-	if (parse_ll(arg, 1, ATRACE_TAG_VALID_MASK, &v)) {
+	if (!cli_whole_number(arg, &v) || v < 1 ||
+	    v > (long long)ATRACE_TAG_VALID_MASK) {
 		vtrace_err(
-			"unknown tag '%s': give a category with a userspace tag or ATRACE_TAG_* bits",
-			arg);
+			"marker --tag: unknown tag '%s': give a category with a userspace tag or ATRACE_TAG_* bits (1 to 0x%llx)",
+			arg, (unsigned long long)ATRACE_TAG_VALID_MASK);
 		return -EINVAL;
 	}
 	*tag = v;
@@ -97,6 +88,7 @@ int cmd_marker(int argc, char **argv)
 	uint64_t tag = ATRACE_TAG_ALWAYS;
 	long long pid = getppid(), value = 0;
 	const char *name = NULL;
+	char what[64];
 	size_t i;
 	int opt;
 
@@ -107,10 +99,9 @@ int cmd_marker(int argc, char **argv)
 				return VTRACE_EXIT_USAGE;
 			break;
 		case 'p':
-			if (parse_ll(optarg, 1, INT_MAX, &pid)) {
-				vtrace_err("bad --pid '%s'", optarg);
+			if (cli_parse_number("marker --pid", optarg, 1, INT_MAX,
+					     &pid))
 				return VTRACE_EXIT_USAGE;
-			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -137,12 +128,15 @@ int cmd_marker(int argc, char **argv)
 	}
 	if (kind->args > 0)
 		name = argv[optind + 1];
-	if (kind->value_name &&
-	    parse_ll(argv[optind + 2],
-		     kind->name[0] == 'c' ? INT64_MIN : INT32_MIN,
-		     kind->name[0] == 'c' ? INT64_MAX : INT32_MAX, &value)) {
-		vtrace_err("bad %s '%s'", kind->value_name, argv[optind + 2]);
-		return VTRACE_EXIT_USAGE;
+	if (kind->value_name) {
+		snprintf(what, sizeof(what), "marker %s %s", kind->name,
+			 kind->value_name);
+		if (cli_parse_number(
+			    what, argv[optind + 2],
+			    kind->name[0] == 'c' ? INT64_MIN : INT32_MIN,
+			    kind->name[0] == 'c' ? INT64_MAX : INT32_MAX,
+			    &value))
+			return VTRACE_EXIT_USAGE;
 	}
 
 	atrace_setup();

@@ -274,20 +274,6 @@ static int graphs(const struct vt_profile *p, const struct profile_opts *o)
 	return ret;
 }
 
-static int parse_uint(const char *opt, const char *arg, long max, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || *v < 0 || *v > max) {
-		vtrace_err("profile: %s: '%s' is not a number from 0 to %ld",
-			   opt, arg, max);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct profile_opts *o)
 {
 	static const struct option longopts[] = {
@@ -299,14 +285,15 @@ static int parse_args(int argc, char **argv, struct profile_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long v;
+	long long v;
 	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
-			if (parse_uint("--thread", optarg, INT_MAX, &v))
+			if (cli_parse_number("profile --thread", optarg, 0,
+					     INT_MAX, &v))
 				return VTRACE_EXIT_USAGE;
 			o->tid = v;
 			break;
@@ -320,7 +307,8 @@ static int parse_args(int argc, char **argv, struct profile_opts *o)
 			o->png = optarg;
 			break;
 		case 'T':
-			if (parse_uint("--threshold", optarg, 100, &v))
+			if (cli_parse_number("profile --threshold", optarg, 0,
+					     100, &v))
 				return VTRACE_EXIT_USAGE;
 			o->threshold = v;
 			break;

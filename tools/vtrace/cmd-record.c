@@ -280,7 +280,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	char *end, *tok, *save;
+	char *tok, *save;
 	bool udp;
 	int c;
 
@@ -302,21 +302,16 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 				return -ENOMEM;
 			break;
 		case 't':
-			if (cli_parse_duration(optarg, &o->duration_ms)) {
-				vtrace_err(
-					"bad duration '%s' (examples: 10s, 500ms, 2m, 5)",
-					optarg);
+			if (cli_parse_duration("record -t", optarg,
+					       VTRACE_DURATION_MS_MAX,
+					       &o->duration_ms))
 				return -EINVAL;
-			}
 			break;
 		case 'b':
-			errno = 0;
-			o->buffer_kb = strtoll(optarg, &end, 10);
-			if (errno || *end || o->buffer_kb <= 0) {
-				vtrace_err("bad buffer size '%s' (KB per CPU)",
-					   optarg);
+			if (cli_parse_number("record -b", optarg, 1,
+					     VTRACE_BUFFER_KB_MAX,
+					     &o->buffer_kb))
 				return -EINVAL;
-			}
 			break;
 		case 'o':
 			if (o->net) {
@@ -347,6 +342,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			o->net_opts.fallback = optarg;
 			break;
 		case OPT_INSTANCE:
+			if (cli_parse_instance_name(optarg))
+				return -EINVAL;
 			o->instance = optarg;
 			break;
 		case OPT_FORMAT:
@@ -393,7 +390,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			o->name = optarg;
 			break;
 		case OPT_EXCLUSIVE_PRIO:
-			if (cli_parse_exclusive_prio(optarg,
+			if (cli_parse_exclusive_prio("record --exclusive-prio",
+						     optarg,
 						     &o->exclusive_prio))
 				return -EINVAL;
 			break;

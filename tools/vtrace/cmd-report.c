@@ -378,15 +378,10 @@ static int show_records(struct report *r, struct tracecmd_input *handle,
 
 static int parse_cpu(const char *arg, int *cpu)
 {
-	char *end;
-	long v;
+	long long v;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 0 || v >= CPU_SETSIZE) {
-		vtrace_err("report: --cpu: '%s' is not a CPU number", arg);
+	if (cli_parse_number("report --cpu", arg, 0, CPU_SETSIZE - 1, &v))
 		return -EINVAL;
-	}
 	*cpu = v;
 	return 0;
 }

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <vtrace/session.h>
 
 #include "builtin.h"
+#include "cli-session.h"
 #include "cli.h"
 
 static void usage(FILE *out)
@@ -33,7 +35,7 @@ struct stop_opts {
 	const char *name;
 	const char *instance;
 	bool all;
-	long timeout_s;
+	long long timeout_s;
 };
 
 static void print_log(const char *name)
@@ -126,7 +128,7 @@ static int stop_sessions(const struct stop_opts *o,
 		close(pidfds[i]);
 		if (ret) {
 			vtrace_err(
-				"session %s (pid %d) is still finishing after %ld s",
+				"session %s (pid %d) is still finishing after %lld s",
 				list[i].name, (int)list[i].recorder.pid,
 				o->timeout_s);
 			status = VTRACE_EXIT_FAIL;
@@ -146,7 +148,6 @@ static int parse_args(int argc, char **argv, struct stop_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	char *end;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -158,11 +159,10 @@ static int parse_args(int argc, char **argv, struct stop_opts *o)
 			o->instance = optarg;
 			break;
 		case 'T':
-			o->timeout_s = strtol(optarg, &end, 10);
-			if (*end || o->timeout_s <= 0) {
-				vtrace_err("bad timeout '%s'", optarg);
+			/* poll() takes the wait in int milliseconds */
+			if (cli_parse_number("stop --timeout", optarg, 1,
+					     INT_MAX / 1000, &o->timeout_s))
 				return -EINVAL;
-			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -174,6 +174,10 @@ static int parse_args(int argc, char **argv, struct stop_opts *o)
 	}
 	if (optind < argc)
 		o->name = argv[optind++];
+	if (o->name && cli_parse_session_name(o->name))
+		return -EINVAL;
+	if (o->instance && cli_parse_instance_name(o->instance))
+		return -EINVAL;
 	if (cli_unexpected_argument(argc, argv, optind))
 		return -EINVAL;
 	if (!!o->name + o->all + !!o->instance > 1) {

@@ -112,7 +112,9 @@ int vtrace_event_name_check(const char *name, size_t len,
  * @err: filled in with the offset and reason of the first problem
  *
  * Instance names become instances/<name>; besides the event name characters
- * they may contain '.' (but not be "." or "..").
+ * they may contain '.', but not first: no ".", "..", hidden directory or
+ * "..." (which tools listing instances skip or take for a path), and no
+ * '-' first either (which every command line takes for an option).
  *
  * Return: 0 when valid, -EINVAL otherwise.
  */
@@ -123,15 +125,17 @@ int vtrace_instance_name_check(const char *name, struct vtrace_name_error *err)
 
 	if (!len)
 		return name_error(err, 0, "empty instance name", NULL);
-	if (!strcmp(name, ".") || !strcmp(name, ".."))
-		return name_error(err, 0, "'.' and '..' are not instance names",
-				  NULL);
 	for (i = 0; i < len; i++)
 		if (!is_name_char(name[i]) && name[i] != '.')
 			return name_error(
 				err, i,
 				"character not allowed in instance names (allowed: A-Z a-z 0-9 _ - .)",
 				NULL);
+	if (name[0] == '.' || name[0] == '-')
+		return name_error(
+			err, 0,
+			"an instance name starts with a letter, a digit or '_'",
+			NULL);
 	if (len > VTRACE_EVENT_PART_MAX)
 		return name_error(err, VTRACE_EVENT_PART_MAX,
 				  "name longer than 255 characters", NULL);

@@ -222,6 +222,14 @@ int vtrace_selection_add_category(struct vtrace_selection *sel,
 
 	std = vtrace_atrace_category_find(name);
 	cat = vtrace_catmap_find(map, name);
+	if (!cat && !std && map->nr_files && !map->nr)
+		return sel_error(
+			sel, -ENOENT,
+			"unknown category '%s' (not a standard one, and %s%s defines no category: empty?)",
+			name,
+			map->nr_files > 1 ? "every category file, such as " :
+					    "",
+			map->files[0]);
 	if (!cat && !std)
 		return sel_error(
 			sel, -ENOENT,
