@@ -40,7 +40,7 @@ vt_require_root
 vt_require_tracefs
 top_was_on=$(grep -x "${event%/*}:${event#*/}" "$TRACEFS/set_event")
 
-ktap_set_plan 5
+ktap_set_plan 6
 
 # vt_run_in DIR ARGS...: vt_run with VTRACE_STATE_DIR=DIR.
 vt_run_in() {
@@ -217,3 +217,63 @@ expect [ "$err" = "vtrace: error: unknown category 'mycat' (not a standard one, 
 expect [ ! -e "$work/e.dat" ]
 result empty_category_file_said_empty
 
+# An instance another tool made, with an event it enabled and events it
+# wrote there (exec of a program of ours: a filter keeps the count
+# exact). A recording of another event clears the buffer and says how
+# many events it held; the other tool's events of the recording are in
+# the file with their format. --keep-buffer records those held before
+# too. The instance, its event and filter stay as they were.
+prog=$work/vt-safety-exec
+cp /bin/true "$prog"
+mkdir "$odir"
+echo "filename == \"$prog\"" > "$odir/events/$event/filter"
+echo 1 > "$odir/events/$event/enable"
+# runs N: run the program N times.
+runs() {
+	n=0
+	while [ $n -lt "$1" ]; do
+		"$prog" 2> /dev/null
+		n=$((n + 1))
+	done
+}
+# record_other FILE ARGS...: a 1 s recording of sched_process_free in the
+# other instance, with 2 runs during it; stderr in $work/rec.err.
+record_other() {
+	out=$1
+	shift
+	"$VTRACE" record --instance $other -e sched/sched_process_free \
+		-t 1s -o "$out" "$@" 2> "$work/rec.err" &
+	rpid=$!
+	n=0
+	until grep -q sched_process_free "$odir/set_event" ||
+	      [ $n -gt 100 ]; do
+		sleep 0.02
+		n=$((n + 1))
+	done
+	runs 2
+	wait $rpid
+}
+# execs FILE: the exec events of the program in FILE, per vtrace report.
+execs() {
+	"$VTRACE" report "$1" | grep -c "sched_process_exec: *filename=$prog "
+}
+runs 3
+record_other "$work/cleared.dat"
+expect [ $? = 0 ]
+expect grep -qx "vtrace: cleared first: 3 events instance $other held from before the recording (--keep-buffer records them)" "$work/rec.err"
+expect [ "$(execs "$work/cleared.dat")" = 2 ]
+expect [ "$("$VTRACE" report "$work/cleared.dat" | grep -c 'UNKNOWN')" = 0 ]
+runs 3
+record_other "$work/kept.dat" --keep-buffer
+expect [ $? = 0 ]
+expect [ "$(grep -c 'cleared first' "$work/rec.err")" = 0 ]
+expect [ "$(execs "$work/kept.dat")" = 5 ]
+if command -v trace-cmd > /dev/null; then
+	expect [ "$(trace-cmd report "$work/kept.dat" 2> /dev/null | grep -c "sched_process_exec: *filename=$prog ")" = 5 ]
+fi
+expect [ "$(cat "$odir/set_event")" = "${event%/*}:${event#*/}" ]
+expect [ "$(cat "$odir/events/$event/filter")" = "filename == \"$prog\"" ]
+vt_run record --instance $other -e $event --keep-buffer -b 1024 -o "$work/k.dat"
+expect [ "$rc" = 2 ]
+expect [ "$err" = "vtrace: error: record --keep-buffer: -b would empty the buffer it is to keep" ]
+result recording_another_tools_instance_says_what_it_cleared

@@ -62,6 +62,7 @@ struct record_opts {
 	unsigned int session_features;
 	enum vtrace_reader_path path;
 	bool background;
+	bool keep_buffer;
 	bool verbose;
 	bool json;
 	/* --config: what the command line does not override comes from @tc */
@@ -132,7 +133,7 @@ static void usage(FILE *out)
 		"                     [--instance NAME]\n"
 		"                     [--clock CLOCK] [--reader auto|mmap|splice|read]\n"
 		"                     [-r PRIO]\n"
-		"                     [--name NAME] [--exclusive-prio N]\n"
+		"                     [--name NAME] [--exclusive-prio N] [--keep-buffer]\n"
 		"                     [--background] [-v] [--json]\n"
 		"       vtrace record --config FILE [--config-binary] [--strict] [OPTIONS]\n\n"
 		"Record the events of categories CAT and events group/event from every CPU's\n"
@@ -167,6 +168,9 @@ static void usage(FILE *out)
 		"                        aborts every other session, refuses new ones of\n"
 		"                        priority N or lower\n"
 		"      --background      detach, print the PID; finish on SIGTERM or 'vtrace stop'\n"
+		"      --keep-buffer     record what the buffer already holds too (else it is\n"
+		"                        cleared first, the summary says what); its size and\n"
+		"                        clock stay as found\n"
 		"  -v, --verbose         tell the reader path and settings used\n"
 		"      --json            print the summary as JSON on stdout\n"
 		"      --config FILE     a Perfetto TraceConfig (text format, or binary);\n"
@@ -217,6 +221,7 @@ enum {
 	OPT_TCP,
 	OPT_UDP,
 	OPT_FALLBACK_OUTPUT,
+	OPT_KEEP_BUFFER,
 };
 
 /* -N HOST:PORT; the message names the option. */
@@ -269,6 +274,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{ "reader", required_argument, NULL, OPT_READER },
 		{ "rt-prio", required_argument, NULL, 'r' },
 		{ "background", no_argument, NULL, OPT_BACKGROUND },
+		{ "keep-buffer", no_argument, NULL, OPT_KEEP_BUFFER },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "config", required_argument, NULL, OPT_CONFIG },
@@ -369,6 +375,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		case OPT_BACKGROUND:
 			o->background = true;
 			break;
+		case OPT_KEEP_BUFFER:
+			o->keep_buffer = true;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -411,6 +420,12 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		return -EINVAL;
 	if ((o->config_format || o->strict) && !o->config) {
 		vtrace_err("--config-binary and --strict need --config FILE");
+		return -EINVAL;
+	}
+	if (o->keep_buffer && (o->buffer_kb || o->clock)) {
+		vtrace_err(
+			"record --keep-buffer: %s would empty the buffer it is to keep",
+			o->buffer_kb ? "-b" : "--clock");
 		return -EINVAL;
 	}
 	if (!o->nr_cats && !o->nr_events && !o->config) {
@@ -874,6 +889,7 @@ static int start(struct record *r)
 		.buffer_kb = o->buffer_kb,
 		.clock = o->clock,
 		.rt_prio = o->rt_prio,
+		.keep_buffer = o->keep_buffer,
 		.tick_ms = show ? PROGRESS_TICK_MS : 0,
 		.hooks = show ? &progress_hooks : &quiet_hooks,
 		.hooks_ctx = r,
@@ -1100,6 +1116,11 @@ static void print_summary(const struct record *r)
 	}
 	if (o->net)
 		print_net_summary(r, backpressure);
+	if (vtrace_recorder_cleared(r->rec))
+		fprintf(stderr,
+			"vtrace: cleared first: %llu events %s held from before the recording (--keep-buffer records them)\n",
+			vtrace_recorder_cleared(r->rec),
+			cli_instance_label(r->vi));
 	if (vtrace_recorder_stop_reason(r->rec, NULL) == VTRACE_STOP_FULL)
 		vtrace_warn(
 			"stopped when full: the config's DISCARD limit of %llu bytes was reached",

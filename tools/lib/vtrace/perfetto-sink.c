@@ -131,12 +131,16 @@ static int perfetto_begin(struct vtrace_sink *sink,
 	char **systems;
 	int cpu, ret;
 
-	systems = event_systems(info->events);
-	if (!systems)
-		return -ENOMEM;
-	ps->tep =
-		tracefs_local_events_system(NULL, (const char *const *)systems);
-	free_systems(systems);
+	if (info->events) {
+		systems = event_systems(info->events);
+		if (!systems)
+			return -ENOMEM;
+		ps->tep = tracefs_local_events_system(
+			NULL, (const char *const *)systems);
+		free_systems(systems);
+	} else {
+		ps->tep = tracefs_local_events(NULL);
+	}
 	if (!ps->tep) {
 		snprintf(ps->err, sizeof(ps->err),
 			 "reading the event formats from tracefs failed");

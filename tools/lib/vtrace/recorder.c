@@ -88,7 +88,12 @@ struct cpu_thread {
  * @settings: tracefs settings as found, and which were changed
  * @settings_saved: @settings holds something to restore
  * @changes: the events switched on, for putting them back
- * @formats: NULL-terminated event names for the sink
+ * @formats: NULL-terminated event names for the sink: the recording's and
+ *	those found enabled in the instance; NULL (every event's) with
+ *	vtrace_recorder_opts.keep_buffer
+ * @enabled: the events found enabled at the set-up, for @formats
+ * @nr_enabled: entries in @enabled
+ * @cleared: events the buffer held at the set-up, cleared by it
  * @clock: trace_clock during the recording
  * @nr_cpus: possible CPUs
  * @readers: each CPU's reader; NULL for a CPU without a ring buffer
@@ -131,6 +136,9 @@ struct vtrace_recorder {
 	bool settings_saved;
 	struct vtrace_event_change *changes;
 	const char **formats;
+	char **enabled;
+	size_t nr_enabled;
+	unsigned long long cleared;
 	char *clock;
 	int nr_cpus;
 	struct vtrace_ring_reader **readers;
@@ -526,6 +534,74 @@ static int set_up_filters(struct vtrace_recorder *rec)
 	return 0;
 }
 
+/* Events the instance's buffer holds now, over every CPU. */
+static unsigned long long events_in_buffer(struct vtrace_recorder *rec)
+{
+	struct vtrace_ring_counters c;
+	unsigned long long n = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < rec->nr_cpus; cpu++)
+		if (!vtrace_ring_counters_read(rec->tfs, cpu, &c))
+			n += c.entries;
+	return n;
+}
+
+/*
+ * Events another tool enabled in the instance are recorded with the
+ * recording's own (the recording leaves them on): their formats must be
+ * in the file too.
+ */
+static int add_enabled_formats(struct vtrace_recorder *rec)
+{
+	size_t i, j, n = rec->opts.nr_events;
+	const char **grown;
+	int ret;
+
+	ret = vtrace_events_enabled(rec->opts.instance, &rec->enabled,
+				    &rec->nr_enabled);
+	if (ret) {
+		rec_error(rec, "cannot read set_event: %s", strerror(-ret));
+		return ret;
+	}
+	grown = realloc(rec->formats,
+			(n + rec->nr_enabled + 1) * sizeof(*rec->formats));
+	if (!grown)
+		return -ENOMEM;
+	rec->formats = grown;
+	for (i = 0; i < rec->nr_enabled; i++) {
+		for (j = 0; j < rec->opts.nr_events; j++)
+			if (!strcmp(rec->enabled[i], rec->opts.events[j]))
+				break;
+		if (j == rec->opts.nr_events)
+			rec->formats[n++] = rec->enabled[i];
+	}
+	rec->formats[n] = NULL;
+	return 0;
+}
+
+/*
+ * vtrace_recorder_opts.keep_buffer: a new clock, size or sub-buffer size
+ * would empty the buffer as surely as clearing it, so the buffer stays as
+ * found (the reader then takes the sub-buffer size it has). What it holds
+ * may be of any event that was ever on: every format is stored.
+ */
+static int keep_buffer(struct vtrace_recorder *rec)
+{
+	int ret;
+
+	free(rec->formats);
+	rec->formats = NULL;
+	rec->clock = tracefs_get_clock(rec->tfs);
+	if (!rec->clock)
+		return -ENOMEM;
+	ret = vtrace_settings_set_percent(&rec->settings,
+					  VTRACE_RECORDER_BUFFER_PERCENT);
+	if (ret && ret != -EOPNOTSUPP)
+		return settings_error(rec, "buffer_percent", ret);
+	return set_up_filters(rec);
+}
+
 /* The buffer as the recording wants it: sizes, clock, wake-up mark. */
 static int set_up_buffer(struct vtrace_recorder *rec)
 {
@@ -544,6 +620,12 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 	ret = vtrace_settings_set_tracing_on(&rec->settings, 0);
 	if (ret)
 		return settings_error(rec, "tracing_on", ret);
+	if (o->keep_buffer)
+		return keep_buffer(rec);
+	ret = add_enabled_formats(rec);
+	if (ret)
+		return ret;
+	rec->cleared = events_in_buffer(rec);
 	/*
 	 * Enabling an event grows a buffer still at its boot-time minimum,
 	 * which fails once the buffer is mapped: grow it now.
@@ -1351,6 +1433,9 @@ void vtrace_recorder_destroy(struct vtrace_recorder *rec)
 	free(rec->shown);
 	free(rec->changes);
 	free(rec->formats);
+	while (rec->nr_enabled)
+		free(rec->enabled[--rec->nr_enabled]);
+	free(rec->enabled);
 	free(rec->clock);
 	pthread_mutex_destroy(&rec->adapt_lock);
 	pthread_mutex_destroy(&rec->lock);
@@ -1499,6 +1584,20 @@ enum vtrace_reader_path
 vtrace_recorder_reader(const struct vtrace_recorder *rec)
 {
 	return rec->path;
+}
+
+/**
+ * vtrace_recorder_cleared - what the set-up cleared from the buffer
+ * @rec: a started recorder
+ *
+ * The buffer may hold events another tool (or an earlier recording) left
+ * there; without vtrace_recorder_opts.keep_buffer they are cleared.
+ *
+ * Return: how many events the buffer held when the set-up cleared it.
+ */
+unsigned long long vtrace_recorder_cleared(const struct vtrace_recorder *rec)
+{
+	return rec->cleared;
 }
 
 /**

@@ -138,6 +138,11 @@ struct vtrace_recorder_hooks;
  *	while tracing is on, as trace-cmd record -r does; 0: as the caller
  *	runs (the default). Needs CAP_SYS_NICE or an RLIMIT_RTPRIO that
  *	allows it
+ * @keep_buffer: record what the buffer already holds too: it is not
+ *	cleared, and @buffer_kb, @clock and the sub-buffer size are not
+ *	applied (each would empty it); every event format is stored, since
+ *	the buffer may hold any event. Else the buffer is cleared first
+ *	(see vtrace_recorder_cleared())
  * @hooks: callbacks, or NULL
  * @hooks_ctx: passed to every hook
  * @journal: where every tracefs change is noted before it is made, and
@@ -162,6 +167,7 @@ struct vtrace_recorder_opts {
 	size_t nr_tids;
 	const char *const *tracefs_options;
 	int rt_prio;
+	bool keep_buffer;
 	const struct vtrace_recorder_hooks *hooks;
 	void *hooks_ctx;
 	struct vtrace_journal *journal;
@@ -249,6 +255,7 @@ double vtrace_recorder_elapsed(const struct vtrace_recorder *rec);
 enum vtrace_reader_path
 vtrace_recorder_reader(const struct vtrace_recorder *rec);
 size_t vtrace_recorder_subbuf_size(const struct vtrace_recorder *rec);
+unsigned long long vtrace_recorder_cleared(const struct vtrace_recorder *rec);
 const char *vtrace_recorder_clock(const struct vtrace_recorder *rec);
 void vtrace_recorder_wakeups(const struct vtrace_recorder *rec,
 			     struct vtrace_recorder_wakeups *w);

@@ -41,7 +41,8 @@ struct vtrace_sink;
  * @nr_cpus: CPUs 0..@nr_cpus-1 that sub-buffers may come from
  * @subbuf_size: size of every sub-buffer, a power of two
  * @events: NULL-terminated "group/event" names enabled for the recording
- *	(ftrace's own events such as ftrace/print come in as well)
+ *	(ftrace's own events such as ftrace/print come in as well); NULL
+ *	when any event may come (a buffer recorded as it was found)
  * @clock: the trace_clock in effect ("boot", "local", ...)
  */
 struct vtrace_sink_info {
