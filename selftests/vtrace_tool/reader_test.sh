@@ -151,7 +151,7 @@ result "reader_rt_prio_default_1_and_0_for_none"
 before=$(settings_of "$idir")
 vt_run record --instance "$inst" -e $event -r 100 -t 1 -o "$work/no.dat"
 expect [ $rc = 2 ]
-expect contains "$err" "bad realtime priority '100' (0 to 99)"
+expect [ "$err" = "vtrace: error: record -r: '100' is not a whole number from 0 to 99" ]
 expect [ ! -e "$work/no.dat" ]
 expect [ "$(settings_of "$idir")" = "$before" ]
 result "reader_rt_prio_out_of_range_is_a_usage_error"

@@ -181,6 +181,7 @@ record -t 1e300 -e $event -o $work/n.dat|record -t: '1e300' is not a duration fr
 record -b 0 -e $event -o $work/n.dat|record -b: '0' is not a whole number from 1 to 4294967295
 record -b 99999999999999999999 -e $event -o $work/n.dat|record -b: '99999999999999999999' is not a whole number from 1 to 4294967295
 record -b 1.5 -e $event -o $work/n.dat|record -b: '1.5' is not a whole number from 1 to 4294967295
+record -r 100 -e $event -o $work/n.dat|record -r: '100' is not a whole number from 0 to 99
 record --exclusive-prio -1 -e $event -o $work/n.dat|record --exclusive-prio: '-1' is not a whole number from 0 to 4294967295
 record --exclusive-prio 4294967296 -e $event -o $work/n.dat|record --exclusive-prio: '4294967296' is not a whole number from 0 to 4294967295
 config -t nan -e $event|config -t: 'nan' is not a duration from 1ms to 4294967s (examples: 10s, 500ms, 2m, 5)

@@ -182,15 +182,10 @@ static void usage(FILE *out)
 
 static int parse_rt_prio(const char *arg, int *prio)
 {
-	char *end;
-	long v;
+	long long v;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 0 || v > 99) {
-		vtrace_err("bad realtime priority '%s' (0 to 99)", arg);
+	if (cli_parse_number("record -r", arg, 0, 99, &v))
 		return -EINVAL;
-	}
 	*prio = v;
 	return 0;
 }
