@@ -41,6 +41,7 @@ clang $san -fsanitize=fuzzer -D_GNU_SOURCE -I"$top/tools/lib" \
 clang $san -D_GNU_SOURCE -I"$top/tools/lib" $(pkg-config --cflags libtracefs) \
 	-o "$out/tracedat_capture" "$here/tracedat_capture.c" \
 	"$lib/tracedat-writer.c" "$lib/tracedat-cpu-data.c" "$lib/file-io.c" \
+	"$lib/output-file.c" \
 	$(pkg-config --libs libtracefs libtraceevent)
 
 if [ ! -s "$out/corpus/seed.dat" ]; then
