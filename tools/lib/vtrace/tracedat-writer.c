@@ -921,7 +921,7 @@ static off_t find_partial(struct header_cursor *c, int *long_size)
 	cur_read(c, head, sizeof(head));
 	if (!c->err &&
 	    (head[0] != TRACEDAT_INCOMPLETE_BYTE ||
-	     memcmp(head + 1, TRACEDAT_MAGIC + 1, TRACEDAT_MAGIC_LEN - 1) ||
+	     memcmp(head + 1, &TRACEDAT_MAGIC[1], TRACEDAT_MAGIC_LEN - 1) ||
 	     strcmp(head + TRACEDAT_MAGIC_LEN, TRACEDAT_VERSION)))
 		c->err = -EINVAL;
 	cur_skip(c, 1); /* endianness: the host's, as the writer's */
