@@ -103,18 +103,26 @@ expect [ "$rc" = 0 ]
 vt_run record --instance $inst -e $event -t 200ms -o "$work/t.pftrace"
 expect [ "$rc" = 0 ]
 vt_run convert "$work/t.dat" "$work/c.pftrace" --quiet
-expect [ "$rc" = 0 ]
-vt_run convert "$work/t.dat" "$work/c.trace" --quiet
-expect [ "$rc" = 0 ]
-vt_run profile "$work/c.trace" --dot "$work/c.dot"
-expect [ "$rc" = 0 ]
+files="t.dat t.pftrace"
+if [ "$rc" != 0 ] && case $err in *"not in this static build"*) true ;; *) false ;; esac; then
+	# The guests' static vtrace has no trace.dat reader to convert with.
+	ktap_print_msg "static build: converted outputs not checked"
+else
+	expect [ "$rc" = 0 ]
+	vt_run convert "$work/t.dat" "$work/c.trace" --quiet
+	expect [ "$rc" = 0 ]
+	vt_run profile "$work/c.trace" --dot "$work/c.dot"
+	expect [ "$rc" = 0 ]
+	files="$files c.pftrace c.trace c.dot"
+fi
 modes=
-for f in t.dat t.pftrace c.pftrace c.trace c.dot; do
+want=
+for f in $files; do
 	modes="$modes $f:$(mode_of "$work/$f")"
+	want="$want $f:600"
 done
-expect [ "$modes" = " t.dat:600 t.pftrace:600 c.pftrace:600 c.trace:600 c.dot:600" ]
-[ "$modes" = " t.dat:600 t.pftrace:600 c.pftrace:600 c.trace:600 c.dot:600" ] ||
-	ktap_print_msg "modes:$modes"
+expect [ "$modes" = "$want" ]
+[ "$modes" = "$want" ] || ktap_print_msg "modes:$modes"
 result outputs_are_created_0600
 
 # within5 CMD...: vt_run CMD, failing (status 124) when it blocks for

@@ -180,7 +180,9 @@ TEST_F(reg, state_dir_is_made_0755_and_opened_relative)
 TEST_F(reg, state_dir_symlink_and_writable_dir_are_refused)
 {
 	enum vtrace_state_dir_fault fault;
-	char target[80];
+	char target[80], victim[80];
+	struct stat st;
+	int vfd;
 	int fd;
 
 	snprintf(target, sizeof(target), "%s.real", state);
@@ -198,10 +200,26 @@ TEST_F(reg, state_dir_symlink_and_writable_dir_are_refused)
 	ASSERT_EQ(0, chmod(state, 0755));
 	ASSERT_EQ(0, vtrace_state_dir_open(true, &fd, &fault));
 	close(fd);
-	/* A link planted in it is not followed. */
+	/*
+	 * A link planted in it is not followed: the log is made afresh in
+	 * its place, and what the link named is left as it was.
+	 */
+	snprintf(victim, sizeof(victim), "%s.victim", state);
+	vfd = open(victim, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	ASSERT_LE(0, vfd);
+	ASSERT_EQ(6, write(vfd, "victim", 6));
+	close(vfd);
 	snprintf(target, sizeof(target), "%s/session-x.log", state);
-	ASSERT_EQ(0, symlink("/etc/passwd", target));
-	EXPECT_EQ(-ELOOP, vtrace_session_log_open("x", true, &fd));
+	ASSERT_EQ(0, symlink(victim, target));
+	ASSERT_EQ(0, vtrace_session_log_open("x", true, &fd));
+	ASSERT_EQ(3, write(fd, "log", 3));
+	close(fd);
+	ASSERT_EQ(0, lstat(target, &st));
+	EXPECT_TRUE(S_ISREG(st.st_mode));
+	EXPECT_EQ(3, st.st_size);
+	ASSERT_EQ(0, stat(victim, &st));
+	EXPECT_EQ(6, st.st_size);
+	unlink(victim);
 }
 
 TEST_F(reg, state_dir_of_another_user_is_refused)
