@@ -17,6 +17,12 @@ idir=$TRACEFS/instances/$inst
 other=vtrace_safety_other_$$
 odir=$TRACEFS/instances/$other
 event=sched/sched_process_exec
+# The guests' vtrace is a static build without libtracecmd: it reads no
+# trace.dat, so what needs a reader is checked on the host only.
+reads_tracedat=yes
+case $("$VTRACE" report /nonexistent.dat 2>&1) in
+*"not in this static build"*) reads_tracedat= ;;
+esac
 
 cleanup() {
 	# (only a failing test enables it at the top level)
@@ -102,12 +108,11 @@ vt_run record --instance $inst -e $event -t 200ms -o "$work/t.dat"
 expect [ "$rc" = 0 ]
 vt_run record --instance $inst -e $event -t 200ms -o "$work/t.pftrace"
 expect [ "$rc" = 0 ]
-vt_run convert "$work/t.dat" "$work/c.pftrace" --quiet
 files="t.dat t.pftrace"
-if [ "$rc" != 0 ] && case $err in *"not in this static build"*) true ;; *) false ;; esac; then
-	# The guests' static vtrace has no trace.dat reader to convert with.
+if [ -z "$reads_tracedat" ]; then
 	ktap_print_msg "static build: converted outputs not checked"
 else
+	vt_run convert "$work/t.dat" "$work/c.pftrace" --quiet
 	expect [ "$rc" = 0 ]
 	vt_run convert "$work/t.dat" "$work/c.trace" --quiet
 	expect [ "$rc" = 0 ]
@@ -149,15 +154,17 @@ within5 enable -f "$work/fifo" gfx
 expect [ "$rc" = 2 ]
 expect [ "$err" = "$work/fifo: error: cannot read: not a regular file
 vtrace: error: enable: bad category file; nothing was changed" ]
-for cmd in report slices profile; do
-	within5 $cmd "$work/fifo"
+if [ "$reads_tracedat" ]; then
+	for cmd in report slices profile; do
+		within5 $cmd "$work/fifo"
+		expect [ "$rc" = 1 ]
+		expect [ "$err" = "vtrace: error: $cmd: $work/fifo: not a regular file" ]
+	done
+	within5 convert "$work/fifo" "$work/f.pftrace"
 	expect [ "$rc" = 1 ]
-	expect [ "$err" = "vtrace: error: $cmd: $work/fifo: not a regular file" ]
-done
-within5 convert "$work/fifo" "$work/f.pftrace"
-expect [ "$rc" = 1 ]
-expect [ "$err" = "vtrace: error: convert: $work/fifo: not a regular file" ]
-expect [ ! -e "$work/f.pftrace" ]
+	expect [ "$err" = "vtrace: error: convert: $work/fifo: not a regular file" ]
+	expect [ ! -e "$work/f.pftrace" ]
+fi
 within5 record --config "$work/fifo" -o "$work/f.dat"
 expect [ "$rc" = 2 ]
 expect [ "$err" = "$work/fifo: error: cannot read: not a regular file" ]
@@ -175,6 +182,7 @@ bad=0
 while IFS='|' read -r args msg; do
 	# shellcheck disable=SC2086 # the arguments are words
 	set -- $args
+	[ "$1" = report ] && [ -z "$reads_tracedat" ] && continue
 	within5 "$@"
 	if [ "$rc" != 2 ] || [ "$err" != "vtrace: error: $msg" ]; then
 		ktap_print_msg "vtrace $args: status $rc, stderr '$err'"
@@ -270,13 +278,15 @@ runs 3
 record_other "$work/cleared.dat"
 expect [ $? = 0 ]
 expect grep -qx "vtrace: cleared first: 3 events instance $other held from before the recording (--keep-buffer records them)" "$work/rec.err"
-expect [ "$(execs "$work/cleared.dat")" = 2 ]
-expect [ "$("$VTRACE" report "$work/cleared.dat" | grep -c 'UNKNOWN')" = 0 ]
+if [ "$reads_tracedat" ]; then
+	expect [ "$(execs "$work/cleared.dat")" = 2 ]
+	expect [ "$("$VTRACE" report "$work/cleared.dat" | grep -c 'UNKNOWN')" = 0 ]
+fi
 runs 3
 record_other "$work/kept.dat" --keep-buffer
 expect [ $? = 0 ]
 expect [ "$(grep -c 'cleared first' "$work/rec.err")" = 0 ]
-expect [ "$(execs "$work/kept.dat")" = 5 ]
+[ -z "$reads_tracedat" ] || expect [ "$(execs "$work/kept.dat")" = 5 ]
 if command -v trace-cmd > /dev/null; then
 	expect [ "$(trace-cmd report "$work/kept.dat" 2> /dev/null | grep -c "sched_process_exec: *filename=$prog ")" = 5 ]
 fi
