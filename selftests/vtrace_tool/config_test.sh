@@ -31,20 +31,6 @@ ftrace_config()
 	printf 'data_sources { config { name: "linux.ftrace"\n  ftrace_config {\n%s\n  }\n} }\n' "$1"
 }
 
-# wait_started - until the recording into $idir has begun (30 s at most).
-# A new instance starts with tracing_on 1: the recorder turns it off, enables
-# its events and only then turns it on, so both together mean it has begun.
-wait_started()
-{
-	n=0
-	until [ -n "$(cat "$idir/set_event" 2>/dev/null)" ] &&
-		[ "$(cat "$idir/tracing_on" 2>/dev/null)" = 1 ]; do
-		[ $n -ge 300 ] && return 1
-		sleep 0.1
-		n=$((n + 1))
-	done
-}
-
 # refused NAME EXPECTED-STDERR [ARGS...] - vtrace record --config of
 # $work/c.pbtx exits 2 with exactly that message and changes nothing.
 refused()
@@ -103,7 +89,7 @@ unique_session_name: "cfg-fields-$$"
 EOF
 "$VTRACE" record --config "$work/c.pbtx" > "$work/rec.out" 2> "$work/err" &
 pid=$!
-expect wait_started
+expect vt_wait_recording "$idir"
 expect [ "$(enabled_events "$idir" | tr '\n' ' ')" = "power/cpu_idle raw_syscalls/sys_enter raw_syscalls/sys_exit sched/sched_switch sched/sched_waking " ]
 # The kernel rounds sizes up to whole sub-buffers.
 kb=$(cat "$idir/per_cpu/cpu0/buffer_size_kb")
@@ -143,7 +129,7 @@ printf 'duration_ms: 60000\noutput_path: "%s/config.dat"\n' "$work" >> "$work/c.
 "$VTRACE" record --config "$work/c.pbtx" -o "$work/cli.dat" -t 2s -b 1024 \
 	> /dev/null 2> "$work/err" &
 pid=$!
-expect wait_started
+expect vt_wait_recording "$idir"
 kb=$(cat "$idir/per_cpu/cpu0/buffer_size_kb")
 expect [ "$kb" -ge 1024 ]
 expect [ "$kb" -lt 1088 ]
@@ -187,7 +173,7 @@ EOF
 "$VTRACE" record --config "$work/c.pbtx" -o "$work/ring.dat" --json \
 	> "$work/ring.json" 2> "$work/err" &
 pid=$!
-expect wait_started
+expect vt_wait_recording "$idir"
 expect [ "$(cat "$idir/options/overwrite")" = 1 ]
 expect [ "$(cat "$idir/per_cpu/cpu0/buffer_size_kb")" -ge 256 ]
 expect [ "$(cat "$idir/per_cpu/cpu0/buffer_size_kb")" -lt 512 ]
@@ -218,7 +204,7 @@ enabled_while_recording()
 	"$VTRACE" record "$@" --instance "$inst" -o "$work/eq.dat" -t 60s \
 		> /dev/null 2> "$work/err" &
 	p=$!
-	wait_started
+	vt_wait_recording "$idir"
 	enabled_events "$idir" | tr '\n' ' '
 	kill -TERM $p
 	wait $p

@@ -136,11 +136,19 @@ vt_require_root()
 }
 
 # vt_require_tracefs - mount tracefs if it is not, skip the whole test
-# when there is none.
+# when there is none.  A top-level buffer still at its boot-time minimum
+# ("7 (expanded: 1408)") is expanded first, as the first event enabled
+# would: nothing can make it unexpanded again, so the before-and-after
+# comparisons start from the expanded size.
 vt_require_tracefs()
 {
 	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2> /dev/null
-	[ -d $TRACEFS/instances ] && return
+	if [ -d $TRACEFS/instances ]; then
+		vt_kb=$(sed -n 's/.*(expanded: \([0-9]*\))/\1/p' \
+			$TRACEFS/buffer_size_kb)
+		[ -z "$vt_kb" ] || echo "$vt_kb" > $TRACEFS/buffer_size_kb
+		return
+	fi
 	ktap_skip_all "no tracefs"
 	exit "$KSFT_SKIP"
 }
