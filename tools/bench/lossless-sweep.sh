@@ -44,40 +44,12 @@ while getopts b:t:p:s:c: opt; do
 	esac
 done
 
-tracefs=/sys/kernel/tracing
-[ -d $tracefs/events ] || mount -t tracefs nodev $tracefs
-work=$(mktemp -d /tmp/vtrace-sweep.XXXXXX)
-inst=vtrace_sweep_$$
-idir=$tracefs/instances/$inst
 cleanup() {
-	[ -d "$idir" ] && {
-		echo 0 > "$idir/tracing_on"
-		echo 0 > "$idir/events/enable"
-		rmdir "$idir"
-	}
+	bench_drop_instance "$idir"
 	rm -rf "$work"
 }
-trap cleanup EXIT
-
-gcc -O2 -o "$work/storm" "$top/tools/bench/syscall-storm.c"
-getppid_nr=$(printf '#include <sys/syscall.h>\nSYS_getppid\n' | cpp -P - | tail -1)
-filter="id == $getppid_nr"
-
-# A fresh instance per run: its counters start at 0.
-new_instance() {
-	mkdir "$idir"
-	for e in sys_enter sys_exit; do
-		echo "$filter" > "$idir/events/raw_syscalls/$e/filter"
-	done
-}
-
-# trace-cmd removes the instance it recorded when it exits.
-drop_instance() {
-	[ -d "$idir" ] || return 0
-	echo 0 > "$idir/tracing_on"
-	echo 0 > "$idir/events/enable"
-	rmdir "$idir"
-}
+. "$top/tools/bench/bench-common.sh"
+bench_setup sweep
 
 # The kernel's loss so far: overrun + commit overrun + dropped, all CPUs.
 kernel_lost() {
@@ -94,7 +66,8 @@ cpu_of() {
 # measure READER RATE BUFFER_KB: prints "offered lost vtrace_lost MB cpu_s"
 measure() {
 	local reader=$1 rate=$2 kb=$3 pid calls lost json vlost=- bytes
-	new_instance
+	# A fresh instance per run: its counters start at 0.
+	bench_instance "$idir"
 	if [ "$reader" = trace-cmd ]; then
 		setsid unshare -m "$top/tools/bench/tracecmd-ns.sh" "$work" \
 			"$idir" /usr/bin/time -f "%U %S" -o "$work/time" \
@@ -134,7 +107,8 @@ measure() {
 	fi
 	bytes=$(stat -c %s "$work/out.dat")
 	rm -f "$work/out.dat"
-	drop_instance
+	# (trace-cmd removes the instance it recorded when it exits.)
+	bench_drop_instance "$idir"
 	echo "$((calls * 2)) $lost $vlost $(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') $(cpu_of)"
 }
 

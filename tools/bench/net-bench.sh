@@ -39,30 +39,16 @@ while getopts r:t:b: opt; do
 	esac
 done
 
-tracefs=/sys/kernel/tracing
-[ -d $tracefs/events ] || mount -t tracefs nodev $tracefs
-work=$(mktemp -d /tmp/vtrace-net-bench.XXXXXX)
-inst=vtrace_netbench_$$
-idir=$tracefs/instances/$inst
 lpid=
 cleanup() {
 	[ -z "$lpid" ] || kill -KILL -- -"$lpid" 2>/dev/null || true
 	for d in "$idir" "$idir"_tc; do
-		[ -d "$d" ] || continue
-		echo 0 > "$d/events/enable"
-		for e in sys_enter sys_exit; do
-			echo 0 > "$d/events/raw_syscalls/$e/filter"
-		done
-		rmdir "$d"
+		bench_drop_instance "$d"
 	done
 	[ -n "${NET_BENCH_KEEP:-}" ] || rm -rf "$work"
 }
-trap cleanup EXIT
-
-gcc -O2 -o "$work/storm" "$top/tools/bench/syscall-storm.c"
-getppid_nr=$(printf '#include <sys/syscall.h>\nSYS_getppid\n' | cpp -P - | tail -1)
-filter="id == $getppid_nr"
-ncpus=$(nproc)
+. "$top/tools/bench/bench-common.sh"
+bench_setup net-bench
 port=19000
 
 # listen DIR - a fresh listener on a new port.
@@ -98,10 +84,7 @@ row() {
 results=()
 for rate in $rates; do
 	# vtrace: its own instance, the same filter and buffer size.
-	mkdir "$idir"
-	for e in sys_enter sys_exit; do
-		echo "$filter" > "$idir/events/raw_syscalls/$e/filter"
-	done
+	bench_instance "$idir"
 	listen "$work/v$rate"
 	/usr/bin/time -f '%U %S' -o "$work/time" \
 		"$vtrace" record --instance "$inst" -e raw_syscalls/sys_enter \
@@ -116,11 +99,7 @@ for rate in $rates; do
 	read -r u s < "$work/time"
 	results+=("$(row "vtrace record -N" "$rate" $((calls * 2)) "$got" "$bytes" "$u" "$s")")
 	unlisten
-	echo 0 > "$idir/events/enable"
-	for e in sys_enter sys_exit; do
-		echo 0 > "$idir/events/raw_syscalls/$e/filter"
-	done
-	rmdir "$idir"
+	bench_drop_instance "$idir"
 
 	# trace-cmd 3.1.6: -t for TCP data connections, v6 uncompressed as vtrace
 	# sends; its own instance.

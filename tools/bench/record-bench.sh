@@ -32,34 +32,14 @@ while getopts r:t:b: opt; do
 	esac
 done
 
-tracefs=/sys/kernel/tracing
-[ -d $tracefs/events ] || mount -t tracefs nodev $tracefs
-work=$(mktemp -d /tmp/vtrace-bench.XXXXXX)
-inst=vtrace_bench_$$
-idir=$tracefs/instances/$inst
 cleanup() {
-	[ -d "$idir" ] && {
-		echo 0 > "$idir/tracing_on"
-		echo 0 > "$idir/events/enable"
-		for e in sys_enter sys_exit; do
-			echo 0 > "$idir/events/raw_syscalls/$e/filter"
-		done
-		rmdir "$idir"
-	}
+	bench_drop_instance "$idir"
 	[ -d "$idir"_tc ] && rmdir "$idir"_tc
 	rm -rf "$work"
 }
-trap cleanup EXIT
-
-gcc -O2 -o "$work/storm" "$top/tools/bench/syscall-storm.c"
-getppid_nr=$(printf '#include <sys/syscall.h>\nSYS_getppid\n' | cpp -P - | tail -1)
-filter="id == $getppid_nr"
-ncpus=$(nproc)
-
-mkdir "$idir"
-for e in sys_enter sys_exit; do
-	echo "$filter" > "$idir/events/raw_syscalls/$e/filter"
-done
+. "$top/tools/bench/bench-common.sh"
+bench_setup bench
+bench_instance "$idir"
 
 # Sum of one counter over the instance's per_cpu/cpuN/stats.
 stat_sum() {
