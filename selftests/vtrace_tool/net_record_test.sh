@@ -312,6 +312,8 @@ f=$(received "$d")
 per_cpu_report "$f" > "$d.got"
 per_cpu_json "$d.json" > "$d.sent"
 expect cmp -s "$d.got" "$d.sent"
+cmp -s "$d.got" "$d.sent" ||
+	ktap_print_msg "received: $(cat "$d.got" | tr '\n' ' '); sent: $(cat "$d.sent" | tr '\n' ' '); $(tr -d '\n' < "$d.json")"
 expect [ "$(settings_of "$idir")" = "$before" ]
 stop_listener
 result net_slow_collector_is_back_pressure_loss
