@@ -42,6 +42,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# wait_begun EVENT: until a recording of EVENT on the top level has begun
+# (its events on, then tracing; 3 s at most): a marker written before
+# that is refused (tracing is off while the recorder sets up).
+wait_begun() {
+	n=0
+	until { grep -q "$1" "$tracefs/set_event" &&
+		[ "$(cat "$tracefs/tracing_on")" = 1 ]; } || [ $n -ge 300 ]; do
+		sleep 0.01
+		n=$((n + 1))
+	done
+}
+
 ktap_print_header
 if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/events" ] ||
    ! command -v trace-cmd > /dev/null || [ ! -x "$VTRACE" ] ||
@@ -82,7 +94,7 @@ fi
 
 # 2: a host capture: scheduler, syscalls, IRQs, markers (atrace ones too).
 (
-	sleep 0.3
+	wait_begun sched_switch
 	for i in $(seq 1 50); do
 		echo "vtrace-pf $i" > "$tracefs/trace_marker"
 		echo "C|$$|vtrace_pf_counter|$i" > "$tracefs/trace_marker"
@@ -238,7 +250,7 @@ fi
 # 17: vtrace record -o FILE.pftrace: every event recorded is in the
 # trace, in order, typed, with the markers.
 (
-	sleep 0.3
+	wait_begun sched_switch
 	for i in $(seq 1 20); do
 		echo "vtrace-pf-rec $i" > "$tracefs/trace_marker"
 	done
@@ -335,7 +347,7 @@ else
 	"$VTRACE" record -e sched/sched_switch -t 2 -o "$work/tgid.pftrace" \
 		> "$work/tgid.out" 2>&1 &
 	rec=$!
-	sleep 0.7
+	wait_begun sched_switch
 	python3 -c '
 import os, threading, time
 def work():

@@ -46,7 +46,7 @@ vt_require_root
 vt_require_tracefs
 top_was_on=$(grep -x "${event%/*}:${event#*/}" "$TRACEFS/set_event")
 
-ktap_set_plan 6
+ktap_set_plan 7
 
 # vt_run_in DIR ARGS...: vt_run with VTRACE_STATE_DIR=DIR.
 vt_run_in() {
@@ -296,3 +296,32 @@ vt_run record --instance $other -e $event --keep-buffer -b 1024 -o "$work/k.dat"
 expect [ "$rc" = 2 ]
 expect [ "$err" = "vtrace: error: record --keep-buffer: -b would empty the buffer it is to keep" ]
 result recording_another_tools_instance_says_what_it_cleared
+
+# An event another tool enables in the recorded instance while it is
+# recorded: its events are in the file, every one with its format (the
+# format is checked in the file itself where no reader is). The other
+# tool switches it off again before the stop; the recording's own event
+# is another.
+"$VTRACE" record --name late --instance $inst -e sched/sched_process_free \
+	-o "$work/late.dat" 2> "$work/late.err" &
+rpid=$!
+expect vt_wait_recording "$idir"
+echo "filename == \"$prog\"" > "$idir/events/$event/filter"
+echo 1 > "$idir/events/$event/enable"
+runs 4
+echo 0 > "$idir/events/$event/enable"
+vt_run stop late
+expect [ "$rc" = 0 ]
+wait $rpid
+expect [ $? = 0 ]
+expect [ "$(grep -a -c "name: ${event#*/}\$" "$work/late.dat")" = 1 ]
+if [ "$reads_tracedat" ]; then
+	expect [ "$(execs "$work/late.dat")" = 4 ]
+	expect [ "$("$VTRACE" report "$work/late.dat" | grep -c 'UNKNOWN')" = 0 ]
+fi
+if command -v trace-cmd > /dev/null; then
+	trace-cmd report "$work/late.dat" > "$work/late.txt" 2> /dev/null
+	expect [ "$(grep -c "sched_process_exec: *filename=$prog " "$work/late.txt")" = 4 ]
+	expect [ "$(grep -c 'UNKNOWN' "$work/late.txt")" = 0 ]
+fi
+result event_enabled_by_another_tool_mid_recording_has_its_format

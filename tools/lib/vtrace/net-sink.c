@@ -271,7 +271,6 @@ static int send_head(struct net_sink *ns)
 		.instance = ns->info.instance,
 		.ncpus = ns->nr_cpus,
 		.page_size = ns->info.subbuf_size,
-		.events = ns->info.events,
 	};
 	struct vtrace_tcmsg_err err = { 0 };
 	char text[256];

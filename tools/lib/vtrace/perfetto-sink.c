@@ -30,7 +30,7 @@
 /**
  * struct perfetto_sink - a recording being written as a Perfetto trace
  * @file: the output
- * @tep: formats of the recorded events, cmdlines at the end
+ * @tep: every event's format, cmdlines at the end
  * @kbufs: a sub-buffer decoder per CPU
  * @nr_cpus: entries in @kbufs
  * @pf: the writer
@@ -50,45 +50,6 @@ struct perfetto_sink {
 static struct perfetto_sink *priv_of(const struct vtrace_sink *sink)
 {
 	return sink->priv;
-}
-
-/* The groups of @events, and ftrace's, for tracefs_local_events_system(). */
-static char **event_systems(const char *const *events)
-{
-	size_t n = 0, i, j, len;
-	char **systems;
-	const char *slash;
-
-	for (i = 0; events && events[i]; i++)
-		n++;
-	systems = calloc(n + 2, sizeof(*systems));
-	if (!systems)
-		return NULL;
-	systems[0] = strdup("ftrace");
-	n = 1;
-	for (i = 0; systems[0] && events && events[i]; i++) {
-		slash = strchr(events[i], '/');
-		len = slash ? (size_t)(slash - events[i]) : strlen(events[i]);
-		for (j = 0; j < n; j++)
-			if (strlen(systems[j]) == len &&
-			    !strncmp(systems[j], events[i], len))
-				break;
-		if (j < n)
-			continue;
-		systems[n] = strndup(events[i], len);
-		if (!systems[n++])
-			break;
-	}
-	return systems;
-}
-
-static void free_systems(char **systems)
-{
-	size_t i;
-
-	for (i = 0; systems && systems[i]; i++)
-		free(systems[i]);
-	free(systems);
 }
 
 /*
@@ -128,19 +89,9 @@ static int perfetto_begin(struct vtrace_sink *sink,
 	};
 	enum kbuffer_long_size lsize;
 	enum kbuffer_endian endian;
-	char **systems;
 	int cpu, ret;
 
-	if (info->events) {
-		systems = event_systems(info->events);
-		if (!systems)
-			return -ENOMEM;
-		ps->tep = tracefs_local_events_system(
-			NULL, (const char *const *)systems);
-		free_systems(systems);
-	} else {
-		ps->tep = tracefs_local_events(NULL);
-	}
+	ps->tep = tracefs_local_events(NULL);
 	if (!ps->tep) {
 		snprintf(ps->err, sizeof(ps->err),
 			 "reading the event formats from tracefs failed");

@@ -88,11 +88,6 @@ struct cpu_thread {
  * @settings: tracefs settings as found, and which were changed
  * @settings_saved: @settings holds something to restore
  * @changes: the events switched on, for putting them back
- * @formats: NULL-terminated event names for the sink: the recording's and
- *	those found enabled in the instance; NULL (every event's) with
- *	vtrace_recorder_opts.keep_buffer
- * @enabled: the events found enabled at the set-up, for @formats
- * @nr_enabled: entries in @enabled
  * @cleared: events the buffer held at the set-up, cleared by it
  * @clock: trace_clock during the recording
  * @nr_cpus: possible CPUs
@@ -135,9 +130,6 @@ struct vtrace_recorder {
 	struct vtrace_record_settings settings;
 	bool settings_saved;
 	struct vtrace_event_change *changes;
-	const char **formats;
-	char **enabled;
-	size_t nr_enabled;
 	unsigned long long cleared;
 	char *clock;
 	int nr_cpus;
@@ -366,17 +358,14 @@ int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
 	rec->end = calloc(rec->nr_cpus, sizeof(*rec->end));
 	rec->shown = calloc(rec->nr_cpus, sizeof(*rec->shown));
 	rec->changes = calloc(opts->nr_events, sizeof(*rec->changes));
-	rec->formats = calloc(opts->nr_events + 1, sizeof(*rec->formats));
 	if (!rec->readers || !rec->threads || !rec->accounts || !rec->end ||
-	    !rec->shown || !rec->changes || !rec->formats)
+	    !rec->shown || !rec->changes)
 		return -ENOMEM;
 	for (cpu = 0; cpu < rec->nr_cpus; cpu++)
 		rec->threads[cpu] =
 			(struct cpu_thread){ .rec = rec, .cpu = cpu };
-	for (size_t i = 0; i < opts->nr_events; i++) {
+	for (size_t i = 0; i < opts->nr_events; i++)
 		rec->changes[i].name = opts->events[i];
-		rec->formats[i] = opts->events[i];
-	}
 	rec->stop_fd = eventfd(0, EFD_CLOEXEC);
 	rec->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (rec->stop_fd < 0 || rec->wake_fd < 0) {
@@ -548,50 +537,14 @@ static unsigned long long events_in_buffer(struct vtrace_recorder *rec)
 }
 
 /*
- * Events another tool enabled in the instance are recorded with the
- * recording's own (the recording leaves them on): their formats must be
- * in the file too.
- */
-static int add_enabled_formats(struct vtrace_recorder *rec)
-{
-	size_t i, j, n = rec->opts.nr_events;
-	const char **grown;
-	int ret;
-
-	ret = vtrace_events_enabled(rec->opts.instance, &rec->enabled,
-				    &rec->nr_enabled);
-	if (ret) {
-		rec_error(rec, "cannot read set_event: %s", strerror(-ret));
-		return ret;
-	}
-	grown = realloc(rec->formats,
-			(n + rec->nr_enabled + 1) * sizeof(*rec->formats));
-	if (!grown)
-		return -ENOMEM;
-	rec->formats = grown;
-	for (i = 0; i < rec->nr_enabled; i++) {
-		for (j = 0; j < rec->opts.nr_events; j++)
-			if (!strcmp(rec->enabled[i], rec->opts.events[j]))
-				break;
-		if (j == rec->opts.nr_events)
-			rec->formats[n++] = rec->enabled[i];
-	}
-	rec->formats[n] = NULL;
-	return 0;
-}
-
-/*
  * vtrace_recorder_opts.keep_buffer: a new clock, size or sub-buffer size
  * would empty the buffer as surely as clearing it, so the buffer stays as
- * found (the reader then takes the sub-buffer size it has). What it holds
- * may be of any event that was ever on: every format is stored.
+ * found (the reader then takes the sub-buffer size it has).
  */
 static int keep_buffer(struct vtrace_recorder *rec)
 {
 	int ret;
 
-	free(rec->formats);
-	rec->formats = NULL;
 	rec->clock = tracefs_get_clock(rec->tfs);
 	if (!rec->clock)
 		return -ENOMEM;
@@ -622,9 +575,6 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 		return settings_error(rec, "tracing_on", ret);
 	if (o->keep_buffer)
 		return keep_buffer(rec);
-	ret = add_enabled_formats(rec);
-	if (ret)
-		return ret;
 	rec->cleared = events_in_buffer(rec);
 	/*
 	 * Enabling an event grows a buffer still at its boot-time minimum,
@@ -716,7 +666,6 @@ static int set_up(struct vtrace_recorder *rec)
 		.instance = rec->tfs,
 		.nr_cpus = rec->nr_cpus,
 		.subbuf_size = rec->subbuf_size,
-		.events = rec->formats,
 		.clock = rec->clock,
 	};
 	ret = rec->sink->ops->begin(rec->sink, &info);
@@ -1432,10 +1381,6 @@ void vtrace_recorder_destroy(struct vtrace_recorder *rec)
 	free(rec->end);
 	free(rec->shown);
 	free(rec->changes);
-	free(rec->formats);
-	while (rec->nr_enabled)
-		free(rec->enabled[--rec->nr_enabled]);
-	free(rec->enabled);
 	free(rec->clock);
 	pthread_mutex_destroy(&rec->adapt_lock);
 	pthread_mutex_destroy(&rec->lock);

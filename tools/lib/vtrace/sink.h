@@ -11,7 +11,8 @@
  *
  * What a sink may read itself: the event formats (tracefs_local_events()
  * or the instance's events/ files) in ->begin(), before a module's events
- * can vanish with it; saved_cmdlines and saved_tgids (top level) and the
+ * can vanish with it, every event's (another tool may enable any event in
+ * the recorded buffer while it is recorded); saved_cmdlines and saved_tgids (top level) and the
  * instance's per_cpu/cpuN/stats in ->finish(), which runs after tracing is
  * off and before the settings are restored.
  *
@@ -40,16 +41,12 @@ struct vtrace_sink;
  *	->finish() returns
  * @nr_cpus: CPUs 0..@nr_cpus-1 that sub-buffers may come from
  * @subbuf_size: size of every sub-buffer, a power of two
- * @events: NULL-terminated "group/event" names enabled for the recording
- *	(ftrace's own events such as ftrace/print come in as well); NULL
- *	when any event may come (a buffer recorded as it was found)
  * @clock: the trace_clock in effect ("boot", "local", ...)
  */
 struct vtrace_sink_info {
 	struct tracefs_instance *instance;
 	int nr_cpus;
 	size_t subbuf_size;
-	const char *const *events;
 	const char *clock;
 };
 

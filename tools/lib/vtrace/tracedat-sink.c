@@ -34,7 +34,6 @@ static int tracedat_begin(struct vtrace_sink *sink,
 		.instance = info->instance,
 		.ncpus = info->nr_cpus,
 		.page_size = info->subbuf_size,
-		.events = info->events,
 	};
 	int ret;
 
