@@ -8,10 +8,15 @@
 #    or is killed (the new file is written under a temporary name and
 #    renamed when complete), and so do FILE.cpuN files of others on ramfs;
 #  - SIGKILL at each phase of a recording (set-up, streaming, final drain,
-#    layout of the file), on the work directory's file system, tmpfs and
-#    ramfs: the temporary file is left, 'vtrace recover' makes a trace.dat
-#    of it holding everything that had reached it, and 'vtrace reset'
-#    puts back every tracefs setting the recording changed.
+#    layout of the file, and in the layout step: after its first move's
+#    step, after the first CPU's run is in place, after the header's
+#    remainder but where the in-progress record is), on the work
+#    directory's file system (ext4 on the host: runs collapsed), tmpfs
+#    (runs moved down chunk by chunk) and ramfs (FILE.cpuN moved in): the
+#    temporary file is left, 'vtrace recover' makes a trace.dat of it
+#    holding everything that had reached it, saying how far the layout
+#    step went, and 'vtrace reset' puts back every tracefs setting the
+#    recording changed.
 # The phases are stopping points of a test build (vtrace_phases, see
 # tools/lib/vtrace/test-phase.h): the recorder stops itself there with
 # SIGSTOP and is killed while stopped, so nothing depends on timing.
@@ -23,9 +28,13 @@ PHASES=${VTRACE_PHASES_BIN:-$here/vtrace_phases}
 work=$VT_TMP
 inst=vtrace_recov_test_$$
 idir=$TRACEFS/instances/$inst
-phases="setup streaming drain layout"
+phases="setup streaming drain layout layout-step layout-moved layout-header"
 filesystems="work tmpfs ramfs"
 marks=300
+# A kilobyte before each marker: CPU 0's run (about 100 sub-buffers)
+# takes several chunks to move down where they are as far apart as the
+# header's reserve.
+pad=$(printf '%01000d' 0)
 
 mounted() {
 	grep -q " $1 " /proc/mounts
@@ -50,7 +59,7 @@ vt_require_tracefs
 have_trace_cmd=0
 command -v trace-cmd > /dev/null && have_trace_cmd=1
 
-ktap_set_plan $((4 + 4 * 3))
+ktap_set_plan $((4 + 7 * 3))
 
 # The instance the recordings use is made by the test and kept, so that
 # its settings can be compared across a recording.
@@ -68,7 +77,40 @@ wait_tracing() {
 # write_marks N - markers 1..N into the instance, from one CPU.
 write_marks() {
 	taskset 1 sh -c 'i=1; while [ $i -le '"$1"' ]; do
-		echo "vtrace-recov $i" > '"$idir"'/trace_marker; i=$((i + 1)); done'
+		echo "'"$pad"' vtrace-recov $i" > '"$idir"'/trace_marker
+		i=$((i + 1)); done'
+}
+
+# marks_in_data FILE - the markers' numbers as FILE's bytes hold them, in
+# file order (no trace-cmd needed: each is once in a recovered file).
+marks_in_data() {
+	tr '\000' '\n' < "$1" | grep -o 'vtrace-recov [0-9]*' |
+		sed 's/.* //'
+}
+
+# layout_kind DIR - how the layout step puts the runs together there.
+layout_kind() {
+	case $(stat -f -c %T "$1") in
+	ext2/ext3 | ext4 | xfs | f2fs) echo collapse ;;
+	tmpfs | btrfs) echo chunks ;;
+	ramfs) echo files ;;
+	*) echo unknown ;;
+	esac
+}
+
+# layout_state KIND PHASE - what recover must say of the layout step.
+layout_state() {
+	case $2 in
+	layout-step)
+		case $1 in
+		collapse) echo "1 of" ;; # the collapse is done, not recorded
+		chunks) echo "0 of" ;;
+		files) echo "0 of" ;; # the chunk is in both files
+		esac
+		;;
+	layout-moved) echo "1 of" ;;
+	layout-header) echo "all" ;;
+	esac
 }
 
 marks_in() {
@@ -185,6 +227,7 @@ for fs in $filesystems; do
 		dir=$work/$fs
 		mkdir -p "$dir" && mount -t "$fs" none "$dir"
 	fi
+	kind=$(layout_kind "$dir")
 	for phase in $phases; do
 		before=$(settings_of "$idir")
 		kill_at $phase "$dir"
@@ -193,10 +236,33 @@ for fs in $filesystems; do
 		expect [ $rc = 0 ]
 		subbufs=$(sed -n 's/^recovered \([0-9]*\) sub-buffers.*/\1/p' \
 			"$work/rec_out")
+		ncpus=$(grep -c '^  cpu[0-9]*: ' "$work/rec_out")
 		case $phase in
 		setup) expect [ "$subbufs" = 0 ] ;;
 		*) expect [ "$subbufs" -gt 0 ] ;;
 		esac
+		moved=$(sed -n "s/^killed in the layout step: \([0-9]* of\) $ncpus CPUs' runs in place$/\1/p" \
+			"$work/rec_out")
+		half=$(grep -c "^  cpu0's run half moved: [1-9][0-9]* of " \
+			"$work/rec_out")
+		case $phase in
+		layout-*)
+			want=$(layout_state $kind $phase)
+			[ "$want" = all ] && want="$ncpus of"
+			[ $kind = unknown ] || expect [ "$moved" = "$want" ]
+			expect [ $half = $([ $kind$phase = chunkslayout-step ] &&
+				echo 1 || echo 0) ]
+			;;
+		*) expect [ -z "$moved" ] ;;
+		esac
+		marks_in_data "$dir/rec.dat" > "$work/data_marks"
+		n=$(wc -l < "$work/data_marks")
+		case $phase in
+		setup) seq 1 0 > "$work/want_marks" ;;
+		streaming) seq 1 "$n" > "$work/want_marks" ;;
+		*) seq 1 $marks > "$work/want_marks" ;;
+		esac
+		expect cmp -s "$work/want_marks" "$work/data_marks"
 		if [ $have_trace_cmd = 1 ]; then
 			expect trace-cmd report "$dir/rec.dat" > /dev/null 2>&1
 			n=$(marks_in "$dir/rec.dat")

@@ -63,6 +63,12 @@ int cmd_recover(int argc, char **argv)
 		all += r.subbufs[cpu];
 	printf("recovered %llu sub-buffers of %zu bytes from %s into %s\n", all,
 	       r.page_size, argv[optind], r.output);
+	if (r.layout_moved >= 0)
+		printf("killed in the layout step: %d of %d CPUs' runs in place\n",
+		       r.layout_moved, r.ncpus);
+	if (r.layout_done)
+		printf("  cpu%d's run half moved: %llu of %llu bytes\n",
+		       r.layout_moved, r.layout_done, r.layout_bytes);
 	for (cpu = 0; cpu < r.ncpus; cpu++)
 		printf("  cpu%d: %llu sub-buffers\n", cpu, r.subbufs[cpu]);
 	free(r.subbufs);

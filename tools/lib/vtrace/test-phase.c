@@ -13,7 +13,8 @@
 
 /**
  * vtrace_test_phase - stop here when $VTRACE_STOP_AT names @phase
- * @phase: the point reached ("setup", "streaming", "drain", "layout")
+ * @phase: the point reached ("setup", "streaming", "drain", "layout",
+ *	"layout-step", "layout-moved", "layout-header")
  *
  * Stops the whole process once, the first time @phase is reached: the
  * test waits for the stop (ps state T), then kills it.

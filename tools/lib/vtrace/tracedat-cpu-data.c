@@ -17,8 +17,14 @@
  * In temporary files everywhere else (vfat, exfat, ramfs): CPU k's
  * sub-buffers go to FILE.cpuk, moved into the output at the end.
  *
- * Either move frees each chunk at its source before writing it at its
- * destination, so finishing needs no free disk space.
+ * Every move keeps the file recoverable at each instant (see the
+ * in-progress record in tracedat-format.h): a chunk is written at its
+ * destination before its source is freed, in the room of a spare chunk
+ * written at the start and freed when the moves begin, so finishing
+ * needs no free space; the progress is recorded after each step
+ * with a write within one page, which a signal cannot cut, or is
+ * implied by the sizes (a collapse shrinks the file, a moved chunk is
+ * cut off FILE.cpuN).
  *
  * Writes go through the page cache. O_DIRECT from the mapped ring buffer
  * was tried: it saved no CPU time worth having (the kernel's own work per
@@ -32,11 +38,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <vtrace/test-phase.h>
 
 #include "file-io.h"
 #include "output-file.h"
 #include "tracedat-cpu-data.h"
+#include "tracedat-format.h"
 
 /* Largest span of shares tried; halved until the file system takes it. */
 #define SHARE_SPAN_MAX (1ULL << 42)
@@ -44,8 +54,11 @@
 #define SHARE_MIN (256ULL << 20)
 /* Alignment of the shares: a multiple of any block or page size. */
 #define DATA_ALIGN (64 * 1024)
-/* Unit of the moves at the end: small enough to bound memory use. */
-#define MOVE_CHUNK (1024 * 1024)
+/*
+ * Unit of the moves at the end, and so the free space they need (a
+ * sub-buffer when larger): small, for small file systems.
+ */
+#define MOVE_CHUNK (64 * 1024)
 
 struct cpu_run {
 	int fd; /* the output (in place) or FILE.cpuN */
@@ -60,6 +73,8 @@ struct vt_cpu_data {
 	int ncpus;
 	size_t page_size;
 	bool in_place;
+	size_t chunk;
+	off_t spare;
 	unsigned long long share;
 	void *zero_page;
 	struct vt_tracedat_err *err;
@@ -164,6 +179,28 @@ static int open_temporary_files(struct vt_cpu_data *d)
 	return 0;
 }
 
+/*
+ * A chunk of zeros, freed when the moves begin: the room for the one
+ * chunk each move writes before it frees its source. At the end of CPU
+ * 0's share (each run stops a chunk short of its share's end), or of
+ * the output with FILE.cpuN.
+ */
+static int write_spare(struct vt_cpu_data *d, off_t at)
+{
+	char *zero = calloc(1, d->chunk);
+	int ret;
+
+	if (!zero)
+		return -ENOMEM;
+	d->spare = at;
+	ret = vt_pwrite_all(d->fd, zero, d->chunk, at);
+	free(zero);
+	if (ret)
+		return vt_tracedat_err_set(d->err, ret, "reserving space in %s",
+					   d->path);
+	return 0;
+}
+
 /**
  * vt_cpu_data_open - choose the layout and prepare it
  * @out: set to the new store
@@ -190,6 +227,7 @@ int vt_cpu_data_open(struct vt_cpu_data **out, int fd, const char *path,
 	d->path = path;
 	d->ncpus = ncpus;
 	d->page_size = page_size;
+	d->chunk = page_size > MOVE_CHUNK ? page_size : MOVE_CHUNK;
 	d->err = err;
 	for (cpu = 0; cpu < ncpus; cpu++)
 		d->cpu[cpu].fd = -1;
@@ -202,6 +240,10 @@ int vt_cpu_data_open(struct vt_cpu_data **out, int fd, const char *path,
 		d->share = choose_share(d, align_up(base, DATA_ALIGN));
 	d->in_place = d->share != 0;
 	ret = d->in_place ? open_in_place(d, base) : open_temporary_files(d);
+	if (d->in_place)
+		base = d->cpu[0].start + (off_t)(d->share - d->chunk);
+	if (!ret)
+		ret = write_spare(d, base);
 	if (ret) {
 		vt_cpu_data_close(d, true);
 		return ret;
@@ -228,7 +270,7 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 	off_t off = c->start + c->bytes;
 	int ret;
 
-	if (c->bytes + d->page_size > d->share)
+	if (c->bytes + d->page_size > d->share - d->chunk)
 		return vt_tracedat_err_set(d->err, -EFBIG,
 					   "CPU %d filled its %llu MiB of %s",
 					   cpu, d->share >> 20, d->path);
@@ -268,43 +310,63 @@ unsigned long long vt_cpu_data_bytes(const struct vt_cpu_data *d, int cpu)
 	return d->cpu[cpu].bytes;
 }
 
+/* The moves' state: their progress and where it is recorded. */
+struct layout {
+	struct tracedat_layout_progress p;
+	off_t at;
+	char *chunk;
+};
+
+static int record_progress(struct vt_cpu_data *d, struct layout *l)
+{
+	int ret = vt_pwrite_all(d->fd, &l->p, sizeof(l->p), l->at);
+
+	if (ret)
+		return vt_tracedat_err_set(
+			d->err, ret, "recording the layout's progress in %s",
+			d->path);
+	return 0;
+}
+
 /*
  * Moves CPU @cpu's run, now at @src in the output, down to @dst, first
  * chunk first; a chunk no larger than the distance never overwrites
- * data not moved yet. Each chunk's source is punched out before the
- * chunk is written, so the move needs no free space; on a write failure
- * the chunk goes back where it was.
+ * data not moved yet. Each chunk is written, recorded as moved, and only
+ * then punched out at its source.
  */
 static int move_down(struct vt_cpu_data *d, int cpu, off_t src, off_t dst,
-		     char *chunk)
+		     struct layout *l)
 {
-	unsigned long long left = d->cpu[cpu].bytes;
-	size_t len, max = src - dst < MOVE_CHUNK ? src - dst : MOVE_CHUNK;
+	unsigned long long bytes = d->cpu[cpu].bytes;
+	size_t len, max = (size_t)(src - dst) < d->chunk ? (size_t)(src - dst) :
+							   d->chunk;
+	off_t from;
 	int ret;
 
-	for (; left; left -= len, src += len, dst += len) {
-		len = left < max ? left : max;
-		ret = vt_pread_all(d->fd, chunk, len, src);
+	for (l->p.done = 0; l->p.done < bytes;) {
+		len = bytes - l->p.done < max ? bytes - l->p.done : max;
+		from = src + l->p.done;
+		ret = vt_pread_all(d->fd, l->chunk, len, from);
 		if (ret)
 			return vt_tracedat_err_set(d->err, ret,
 						   "reading CPU %d data of %s",
 						   cpu, d->path);
-		if (fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-			      src, len) &&
-		    errno != EOPNOTSUPP)
-			return vt_tracedat_err_set(
-				d->err, -errno, "freeing space in %s", d->path);
-		ret = vt_pwrite_all(d->fd, chunk, len, dst);
-		if (ret) {
-			if (vt_pwrite_all(d->fd, chunk, len, src))
-				return vt_tracedat_err_set(
-					d->err, ret,
-					"moving CPU %d data in %s (part of it is lost)",
-					cpu, d->path);
+		ret = vt_pwrite_all(d->fd, l->chunk, len, dst + l->p.done);
+		if (ret)
 			return vt_tracedat_err_set(d->err, ret,
 						   "moving CPU %d data in %s",
 						   cpu, d->path);
-		}
+		l->p.done += len;
+		ret = record_progress(d, l);
+		if (ret)
+			return ret;
+		if (fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			      from, len) &&
+		    errno != EOPNOTSUPP)
+			return vt_tracedat_err_set(
+				d->err, -errno, "freeing space in %s", d->path);
+		if (l->p.done < bytes)
+			vtrace_test_phase("layout-step");
 	}
 	return 0;
 }
@@ -315,38 +377,46 @@ static int move_down(struct vt_cpu_data *d, int cpu, off_t src, off_t dst,
  * by moving it.
  */
 static int assemble_in_place(struct vt_cpu_data *d, const off_t *offs,
-			     char *chunk)
+			     struct layout *l)
 {
 	bool collapse = true;
-	off_t shift = 0, src;
+	off_t src;
 	int cpu, ret;
 
 	for (cpu = 0; cpu < d->ncpus; cpu++) {
-		src = d->cpu[cpu].start - shift;
+		src = d->cpu[cpu].start - l->p.shift;
 		if (!d->cpu[cpu].bytes || src == offs[cpu])
 			continue;
 		if (collapse && !fallocate(d->fd, FALLOC_FL_COLLAPSE_RANGE,
 					   offs[cpu], src - offs[cpu])) {
-			shift += src - offs[cpu];
-			continue;
-		}
-		if (collapse && errno != EOPNOTSUPP && errno != EINVAL)
+			vtrace_test_phase("layout-step");
+			l->p.shift += src - offs[cpu];
+			l->p.size -= src - offs[cpu];
+		} else if (collapse && errno != EOPNOTSUPP && errno != EINVAL) {
 			return vt_tracedat_err_set(d->err, -errno,
 						   "collapsing the gaps in %s",
 						   d->path);
-		collapse = false;
-		ret = move_down(d, cpu, src, offs[cpu], chunk);
+		} else {
+			collapse = false;
+			ret = move_down(d, cpu, src, offs[cpu], l);
+			if (ret)
+				return ret;
+		}
+		l->p.moved = cpu + 1;
+		l->p.done = 0;
+		ret = record_progress(d, l);
 		if (ret)
 			return ret;
+		vtrace_test_phase("layout-moved");
 	}
-	return 0;
+	l->p.moved = d->ncpus;
+	return record_progress(d, l);
 }
 
 /*
  * Moves FILE.cpuN into the output at @off, last chunk first: each chunk
- * is cut off the temporary file before it is written to the output.
- * On failure the chunk goes back and the temporary file keeps all data
- * not yet moved.
+ * is written to the output, then cut off the temporary file, whose size
+ * tells how much is still to move.
  */
 static int move_in(struct vt_cpu_data *d, int cpu, off_t off, char *chunk)
 {
@@ -356,28 +426,25 @@ static int move_in(struct vt_cpu_data *d, int cpu, off_t off, char *chunk)
 	int ret;
 
 	while (pos > 0) {
-		len = pos < MOVE_CHUNK ? (size_t)pos : MOVE_CHUNK;
+		len = pos < (off_t)d->chunk ? (size_t)pos : d->chunk;
 		pos -= len;
 		ret = vt_pread_all(c->fd, chunk, len, pos);
 		if (ret)
 			return vt_tracedat_err_set(d->err, ret, "reading %s",
 						   c->path);
-		if (ftruncate(c->fd, pos) < 0)
-			return vt_tracedat_err_set(d->err, -errno,
-						   "truncating %s", c->path);
 		ret = vt_pwrite_all(d->fd, chunk, len, off + pos);
-		if (ret) {
-			if (vt_pwrite_all(c->fd, chunk, len, pos))
-				return vt_tracedat_err_set(
-					d->err, ret,
-					"moving data of %s (part of it is lost)",
-					c->path);
+		if (ret)
 			return vt_tracedat_err_set(d->err, ret,
 						   "moving %s into %s", c->path,
 						   d->path);
-		}
+		vtrace_test_phase("layout-step");
+		if (ftruncate(c->fd, pos) < 0)
+			return vt_tracedat_err_set(d->err, -errno,
+						   "truncating %s", c->path);
 	}
 	unlink(c->path);
+	if (c->bytes)
+		vtrace_test_phase("layout-moved");
 	return 0;
 }
 
@@ -386,26 +453,42 @@ static int move_in(struct vt_cpu_data *d, int cpu, off_t off, char *chunk)
  * @d: the store; nothing can be added afterwards
  * @offs: where each CPU's run must begin, in CPU order, each the end of
  *	the run before it; past everything the output holds besides
+ * @progress_at: where the output's in-progress record keeps the
+ *	progress, which must say that nothing moved yet
  *
- * The output then ends with the last run.
+ * The output then ends with the last run. The progress of the moves in
+ * place is recorded there (those of FILE.cpuN show in their sizes).
  *
- * Return: 0 or a negative errno; on failure, data not yet moved is still
- * where it was stored.
+ * Return: 0 or a negative errno; on failure, the progress tells where
+ * every run's data is.
  */
-int vt_cpu_data_assemble(struct vt_cpu_data *d, const off_t *offs)
+int vt_cpu_data_assemble(struct vt_cpu_data *d, const off_t *offs,
+			 off_t progress_at)
 {
+	struct layout l = { .at = progress_at };
 	int last = d->ncpus - 1;
-	char *chunk;
+	struct stat st;
 	int cpu, ret = 0;
 
-	chunk = malloc(MOVE_CHUNK);
-	if (!chunk)
+	if (fstat(d->fd, &st))
+		return vt_tracedat_err_set(d->err, -errno, "reading %s",
+					   d->path);
+	l.p.size = st.st_size;
+	/* The spare is zeros, and no data is where it is. */
+	if (d->in_place ?
+		    fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			      d->spare, d->chunk) :
+		    ftruncate(d->fd, d->spare))
+		return vt_tracedat_err_set(d->err, -errno,
+					   "freeing space in %s", d->path);
+	l.chunk = malloc(d->chunk);
+	if (!l.chunk)
 		return -ENOMEM;
 	if (d->in_place)
-		ret = assemble_in_place(d, offs, chunk);
+		ret = assemble_in_place(d, offs, &l);
 	for (cpu = 0; !d->in_place && !ret && cpu < d->ncpus; cpu++)
-		ret = move_in(d, cpu, offs[cpu], chunk);
-	free(chunk);
+		ret = move_in(d, cpu, offs[cpu], l.chunk);
+	free(l.chunk);
 	if (!ret && ftruncate(d->fd, offs[last] + d->cpu[last].bytes) < 0)
 		ret = vt_tracedat_err_set(d->err, -errno, "truncating %s",
 					  d->path);

@@ -38,7 +38,8 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 void vt_cpu_data_layout(const struct vt_cpu_data *d, off_t *start,
 			unsigned long long *share);
 unsigned long long vt_cpu_data_bytes(const struct vt_cpu_data *d, int cpu);
-int vt_cpu_data_assemble(struct vt_cpu_data *d, const off_t *offs);
+int vt_cpu_data_assemble(struct vt_cpu_data *d, const off_t *offs,
+			 off_t progress_at);
 void vt_cpu_data_close(struct vt_cpu_data *d, bool remove_files);
 
 #endif /* VTRACE_TRACEDAT_CPU_DATA_H */

@@ -23,14 +23,36 @@
 
 /*
  * The in-progress record, written where the header's remainder will go
- * (after printk_formats) while a recording runs, so that a killed one
- * can be finished by vt_tracedat_recover(): where each CPU's run starts
- * and the clock. All numbers in host byte order, like the rest.
+ * (at the first TRACEDAT_PARTIAL_ALIGN boundary from the end of
+ * printk_formats) while a recording runs and while its file is laid
+ * out, so that a killed one can be finished by vt_tracedat_recover():
+ * where each CPU's run starts, the clock, and during the layout step the
+ * plan and the progress of the moves. All numbers in host byte order,
+ * like the rest. Aligned so that a record within one page is replaced by
+ * a single write that a signal cannot cut.
  */
-#define TRACEDAT_PARTIAL_MAGIC "vtrace-partial-1"
+#define TRACEDAT_PARTIAL_MAGIC "vtrace-partial-2"
 #define TRACEDAT_PARTIAL_MAGIC_LEN 16
 #define TRACEDAT_PARTIAL_CLOCK_LEN 32
 #define TRACEDAT_PARTIAL_NAME_LEN 256
+#define TRACEDAT_PARTIAL_ALIGN 4096
+
+/**
+ * struct tracedat_layout_progress - how far the layout step's moves went
+ * @moved: CPUs whose runs are at their places (in CPU order)
+ * @pad: zero
+ * @size: the file's size when this was written; one smaller by CPU
+ *	@moved's gap means that its collapse was done, not recorded
+ * @shift: how far the runs of CPUs from @moved are below their starts
+ * @done: bytes of CPU @moved's run already at its place (chunked moves)
+ */
+struct tracedat_layout_progress {
+	uint32_t moved;
+	uint32_t pad;
+	uint64_t size;
+	uint64_t shift;
+	uint64_t done;
+};
 
 /**
  * struct tracedat_partial - the in-progress record
@@ -42,6 +64,10 @@
  * @share: distance between two CPUs' runs in the file; 0 with FILE.cpuN
  * @clock: the trace clock, NUL-terminated
  * @name: the base name the finished file was to get, NUL-terminated
+ * @dest: 0 while recording; in the layout step, where CPU 0's run goes,
+ *	and the record is followed by @ncpus uint64_t: each run's bytes
+ *	(the runs go one after the other from @dest)
+ * @progress: the layout step's moves
  */
 struct tracedat_partial {
 	char magic[TRACEDAT_PARTIAL_MAGIC_LEN];
@@ -51,6 +77,8 @@ struct tracedat_partial {
 	uint64_t share;
 	char clock[TRACEDAT_PARTIAL_CLOCK_LEN];
 	char name[TRACEDAT_PARTIAL_NAME_LEN];
+	uint64_t dest;
+	struct tracedat_layout_progress progress;
 };
 
 /* Option ids; readers skip ids they do not know. */

@@ -7,9 +7,12 @@
  *
  *	create():  magic (first byte held back), header_page, header_event,
  *		   ftrace formats, event formats, kallsyms, printk_formats,
- *		   then a zero-filled reserve for the rest of the header
- *	finish():  saved_cmdlines, CPU count, options, flyrecord offsets,
- *		   trace clock, page-aligned per-CPU data, first magic byte
+ *		   then a zero-filled reserve for the rest of the header,
+ *		   the in-progress record in it
+ *	finish():  the layout plan in the record, page-aligned per-CPU
+ *		   data moved in place, saved_cmdlines, CPU count, options,
+ *		   flyrecord offsets and trace clock around the record,
+ *		   first magic byte, then the header's bytes over the record
  *
  * All numbers are in host byte order, which the file header declares.
  */
@@ -19,6 +22,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,10 +51,16 @@
 #define CPU_STATS_MAX_LEN 512
 #define TAIL_FIXED_MAX_LEN (16 * 1024)
 
-/* Where a CPU's run of a killed recording is. */
+/*
+ * Where a CPU's run of a killed recording is: in one piece, or in two
+ * when the layout step was moving it (the part moved, the rest); how
+ * many sub-buffers each piece may hold and how many it does.
+ */
 struct recovery_run {
-	int fd;
-	off_t start;
+	int fd[2];
+	off_t start[2];
+	unsigned long long max[2];
+	unsigned long long n[2];
 };
 
 struct vt_tracedat {
@@ -463,28 +473,47 @@ static void free_tracedat(struct vt_tracedat *td, bool remove_files)
 	free(td);
 }
 
+/* Where the in-progress record is, for a header ending at @tail. */
+static off_t partial_offset(off_t tail)
+{
+	return (tail + TRACEDAT_PARTIAL_ALIGN - 1) &
+	       ~(off_t)(TRACEDAT_PARTIAL_ALIGN - 1);
+}
+
+/* Bytes of the record with the layout step's run sizes after it. */
+static size_t partial_size(int ncpus)
+{
+	return sizeof(struct tracedat_partial) + ncpus * sizeof(uint64_t);
+}
+
+static void fill_partial(struct vt_tracedat *td, struct tracedat_partial *p)
+{
+	const char *base = strrchr(td->path, '/');
+	unsigned long long share;
+	off_t start;
+
+	memcpy(p->magic, TRACEDAT_PARTIAL_MAGIC, TRACEDAT_PARTIAL_MAGIC_LEN);
+	p->ncpus = td->ncpus;
+	p->page_size = td->page_size;
+	vt_cpu_data_layout(td->data, &start, &share);
+	p->data_start = start;
+	p->share = share;
+	snprintf(p->clock, sizeof(p->clock), "%s", td->clock);
+	snprintf(p->name, sizeof(p->name), "%s", base ? base + 1 : td->path);
+}
+
 /*
  * The in-progress record, in the reserve that finish() overwrites, made
  * durable with the metadata before any data comes.
  */
 static int write_partial(struct vt_tracedat *td)
 {
-	struct tracedat_partial p = {
-		.ncpus = td->ncpus,
-		.page_size = td->page_size,
-	};
-	const char *base = strrchr(td->path, '/');
-	unsigned long long share;
-	off_t start;
+	struct tracedat_partial p = { 0 };
 	int ret;
 
-	memcpy(p.magic, TRACEDAT_PARTIAL_MAGIC, TRACEDAT_PARTIAL_MAGIC_LEN);
-	vt_cpu_data_layout(td->data, &start, &share);
-	p.data_start = start;
-	p.share = share;
-	snprintf(p.clock, sizeof(p.clock), "%s", td->clock);
-	snprintf(p.name, sizeof(p.name), "%s", base ? base + 1 : td->path);
-	ret = vt_pwrite_all(td->fd, &p, sizeof(p), td->tail_offset);
+	fill_partial(td, &p);
+	ret = vt_pwrite_all(td->fd, &p, sizeof(p),
+			    partial_offset(td->tail_offset));
 	if (!ret && fdatasync(td->fd) < 0)
 		ret = -errno;
 	if (ret)
@@ -650,7 +679,7 @@ static void add_tail(struct vt_tracedat *td, struct out_buf *b, off_t *offs)
 {
 	char *clock = NULL;
 	size_t pos;
-	off_t data;
+	off_t data, record_end;
 	int cpu, len;
 
 	add_cmdlines(td, b);
@@ -673,7 +702,12 @@ static void add_tail(struct vt_tracedat *td, struct out_buf *b, off_t *offs)
 	if (b->err)
 		return;
 
-	data = page_align(td, td->tail_offset + b->len);
+	data = td->tail_offset + b->len;
+	/* A recording's in-progress record stays until the moves are done. */
+	record_end = partial_offset(td->tail_offset) + partial_size(td->ncpus);
+	if (!td->recovered && data < record_end)
+		data = record_end;
+	data = page_align(td, data);
 	for (cpu = 0; cpu < td->ncpus; cpu++) {
 		offs[cpu] = data;
 		memcpy(b->data + pos + cpu * 16, &data, sizeof(uint64_t));
@@ -683,11 +717,133 @@ static void add_tail(struct vt_tracedat *td, struct out_buf *b, off_t *offs)
 
 static int copy_runs(struct vt_tracedat *td, const off_t *offs);
 
-/* Writes the header's remainder, puts the data after it, then the magic. */
+/* The data is whole on disk: only now make the file a trace.dat. */
+static int complete(struct vt_tracedat *td)
+{
+	char magic = TRACEDAT_MAGIC[0];
+	int ret = 0;
+
+	if (fdatasync(td->fd) < 0)
+		ret = -errno;
+	if (!ret)
+		ret = vt_pwrite_all(td->fd, &magic, 1, 0);
+	if (!ret && fdatasync(td->fd) < 0)
+		ret = -errno;
+	if (ret)
+		return set_error(td, ret, "completing %s", td->path);
+	return 0;
+}
+
+/* A recovered file: the header's remainder, the runs copied, the magic. */
+static int write_recovered(struct vt_tracedat *td, struct out_buf *b,
+			   const off_t *offs)
+{
+	int ret = buf_flush(td, b, &td->tail_offset, "the header");
+
+	if (!ret)
+		ret = copy_runs(td, offs);
+	if (!ret)
+		ret = complete(td);
+	return ret;
+}
+
+/*
+ * The plan of the moves, over the in-progress record: where the runs go,
+ * their sizes and that nothing moved yet; durable before the first move.
+ */
+static int write_plan(struct vt_tracedat *td, const off_t *offs)
+{
+	size_t len = partial_size(td->ncpus);
+	struct tracedat_partial *p;
+	uint64_t *bytes;
+	struct stat st;
+	int cpu, ret;
+
+	if (fstat(td->fd, &st))
+		return set_error(td, -errno, "reading %s", td->out.tmp);
+	p = calloc(1, len);
+	if (!p)
+		return -ENOMEM;
+	fill_partial(td, p);
+	p->dest = offs[0];
+	p->progress.size = st.st_size;
+	bytes = (uint64_t *)(p + 1);
+	for (cpu = 0; cpu < td->ncpus; cpu++)
+		bytes[cpu] = vt_cpu_data_bytes(td->data, cpu);
+	ret = vt_pwrite_all(td->fd, p, len, partial_offset(td->tail_offset));
+	free(p);
+	if (!ret && fdatasync(td->fd) < 0)
+		ret = -errno;
+	if (ret)
+		return set_error(td, ret, "writing %s", td->out.tmp);
+	return 0;
+}
+
+/* @b's bytes that fall in [@from, @to) of the file. */
+static int write_tail_part(struct vt_tracedat *td, const struct out_buf *b,
+			   off_t from, off_t to)
+{
+	off_t end = td->tail_offset + b->len;
+	int ret;
+
+	if (to > end)
+		to = end;
+	if (from >= to)
+		return 0;
+	ret = vt_pwrite_all(td->fd, b->data + (from - td->tail_offset),
+			    to - from, from);
+	if (ret)
+		return set_error(td, ret, "writing the header of %s", td->path);
+	return 0;
+}
+
+/*
+ * A recording's file: the plan, the moves, the header's remainder but
+ * where the record is, the magic, and last the record's place in one
+ * write, so that the record tells where the data is until the file is
+ * complete.
+ */
+static int lay_out(struct vt_tracedat *td, const struct out_buf *b,
+		   const off_t *offs)
+{
+	off_t at = partial_offset(td->tail_offset);
+	size_t len = partial_size(td->ncpus);
+	char *last;
+	int ret;
+
+	ret = write_plan(td, offs);
+	if (!ret)
+		ret = vt_cpu_data_assemble(
+			td->data, offs,
+			at + offsetof(struct tracedat_partial, progress));
+	if (!ret)
+		ret = write_tail_part(td, b, td->tail_offset, at);
+	if (!ret)
+		ret = write_tail_part(td, b, at + len, offs[0]);
+	if (!ret)
+		ret = complete(td);
+	if (ret)
+		return ret;
+	vtrace_test_phase("layout-header");
+	last = calloc(1, len);
+	if (!last)
+		return -ENOMEM;
+	if (td->tail_offset + (off_t)b->len > at)
+		memcpy(last, b->data + (at - td->tail_offset),
+		       td->tail_offset + b->len - at < len ?
+			       td->tail_offset + b->len - at :
+			       len);
+	ret = vt_pwrite_all(td->fd, last, len, at);
+	free(last);
+	if (ret)
+		return set_error(td, ret, "writing the header of %s", td->path);
+	return 0;
+}
+
+/* Writes the header's remainder and puts the data after it. */
 static int finish_file(struct vt_tracedat *td)
 {
 	struct out_buf b = { 0 };
-	char magic = TRACEDAT_MAGIC[0];
 	off_t *offs;
 	int ret;
 
@@ -696,24 +852,17 @@ static int finish_file(struct vt_tracedat *td)
 	if (!offs)
 		return -ENOMEM;
 	add_tail(td, &b, offs);
-	ret = buf_flush(td, &b, &td->tail_offset, "the header");
+	ret = b.err;
+	if (ret)
+		set_error(td, ret, "building the header of %s", td->path);
+	else if (td->recovered)
+		ret = write_recovered(td, &b, offs);
+	else
+		ret = lay_out(td, &b, offs);
 	free(b.data);
-	if (!ret && td->recovered)
-		ret = copy_runs(td, offs);
-	else if (!ret)
-		ret = vt_cpu_data_assemble(td->data, offs);
 	free(offs);
 	if (ret)
 		return ret;
-
-	if (fdatasync(td->fd) < 0)
-		return set_error(td, -errno, "completing %s", td->path);
-	/* The file is whole on disk: only now make it a trace.dat. */
-	ret = vt_pwrite_all(td->fd, &magic, 1, 0);
-	if (!ret && fdatasync(td->fd) < 0)
-		ret = -errno;
-	if (ret)
-		return set_error(td, ret, "completing %s", td->path);
 	/* A recording's file stays where it is when it cannot be renamed. */
 	ret = vt_output_file_commit(&td->out, !td->recovered);
 	td->fd = -1;
@@ -836,10 +985,11 @@ int vt_tracedat_check_incomplete(const char *path)
 /*
  * Recovery of a killed recording: its file holds the metadata, the
  * in-progress record after it, and each CPU's sub-buffers from the
- * record's offsets (or in FILE.cpuN). The header is parsed to find the
- * record, each run is read up to its first sub-buffer that is not one
- * (the zeros of a hole, or a write cut short), and a new file is written
- * as finish() would have.
+ * record's offsets (or in FILE.cpuN), or, killed in the layout step,
+ * where the record's plan and progress say. The header is parsed to find
+ * the record, each run is read up to its first sub-buffer that is not
+ * one (the zeros of a hole, or a write cut short), and a new file is
+ * written as finish() would have.
  */
 
 /* Chunk of the copies. */
@@ -919,8 +1069,10 @@ static off_t find_partial(struct header_cursor *c, int *long_size)
 	uint8_t ls;
 
 	cur_read(c, head, sizeof(head));
+	/* The magic is complete just before the record's place is cleared. */
 	if (!c->err &&
-	    (head[0] != TRACEDAT_INCOMPLETE_BYTE ||
+	    ((head[0] != TRACEDAT_INCOMPLETE_BYTE &&
+	      head[0] != TRACEDAT_MAGIC[0]) ||
 	     memcmp(head + 1, &TRACEDAT_MAGIC[1], TRACEDAT_MAGIC_LEN - 1) ||
 	     strcmp(head + TRACEDAT_MAGIC_LEN, TRACEDAT_VERSION)))
 		c->err = -EINVAL;
@@ -1008,13 +1160,20 @@ static int copy_range(struct vt_tracedat *td, int src, off_t from, off_t to,
 static int copy_runs(struct vt_tracedat *td, const off_t *offs)
 {
 	char *chunk = malloc(RECOVER_CHUNK);
+	struct recovery_run *r;
 	int cpu, ret = 0;
 
 	if (!chunk)
 		return -ENOMEM;
-	for (cpu = 0; cpu < td->ncpus && !ret; cpu++)
-		ret = copy_range(td, td->runs[cpu].fd, td->runs[cpu].start,
-				 offs[cpu], td->recovered[cpu], chunk);
+	for (cpu = 0; cpu < td->ncpus && !ret; cpu++) {
+		r = &td->runs[cpu];
+		ret = copy_range(td, r->fd[0], r->start[0], offs[cpu],
+				 r->n[0] * td->page_size, chunk);
+		if (!ret && r->n[1])
+			ret = copy_range(td, r->fd[1], r->start[1],
+					 offs[cpu] + r->n[0] * td->page_size,
+					 r->n[1] * td->page_size, chunk);
+	}
 	free(chunk);
 	if (!ret && ftruncate(td->fd, offs[td->ncpus - 1] +
 					      td->recovered[td->ncpus - 1]))
@@ -1022,42 +1181,198 @@ static int copy_runs(struct vt_tracedat *td, const off_t *offs)
 	return ret;
 }
 
+/* FILE.cpuN, or -1 when it is not there; a negative errno on failure. */
+static int open_cpu_file(struct vt_tracedat *td, const char *in, int cpu)
+{
+	char *name;
+	int fd;
+
+	if (asprintf(&name, "%s.cpu%d", in, cpu) < 0)
+		return -ENOMEM;
+	fd = open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	free(name);
+	if (fd < 0 && errno != ENOENT)
+		return set_error(td, -errno, "opening %s.cpu%d", in, cpu);
+	return fd < 0 ? -1 : fd;
+}
+
+/* A killed recording's runs, each whole from its start in the share. */
+static int runs_recording(struct vt_tracedat *td, int in_fd, const char *in,
+			  const struct tracedat_partial *p)
+{
+	struct recovery_run *r;
+	int cpu, fd;
+
+	for (cpu = 0; cpu < td->ncpus; cpu++) {
+		r = &td->runs[cpu];
+		r->fd[0] = in_fd;
+		r->start[0] = p->data_start + cpu * p->share;
+		r->max[0] = p->share / td->page_size;
+		if (p->share)
+			continue;
+		fd = open_cpu_file(td, in, cpu);
+		if (fd < -1)
+			return fd;
+		/* Without FILE.cpuN no data of that CPU reached it. */
+		r->fd[0] = fd;
+		r->start[0] = 0;
+		r->max[0] = fd < 0 ? 0 : ULLONG_MAX;
+	}
+	return 0;
+}
+
+static void set_piece(struct recovery_run *r, int i, int fd, off_t start,
+		      unsigned long long bytes, size_t page_size)
+{
+	r->fd[i] = fd;
+	r->start[i] = start;
+	r->max[i] = bytes / page_size;
+}
+
+/*
+ * A recording killed in the layout step, runs in place: CPUs before
+ * @moved are at their places, CPU @moved's first @done bytes too and the
+ * rest at its start less @shift, as the later CPUs' runs. A collapse
+ * done but not recorded shows in the file's size.
+ */
+static void runs_in_place(struct vt_tracedat *td, int in_fd, off_t size,
+			  const struct tracedat_partial *p,
+			  const uint64_t *bytes, const off_t *offs,
+			  struct vt_tracedat_recovery *rec)
+{
+	struct tracedat_layout_progress pr = p->progress;
+	size_t ps = td->page_size;
+	off_t start, gap;
+	int cpu;
+
+	/* Runs that had nothing to move are not recorded as moved. */
+	for (gap = 0; pr.moved < p->ncpus && !pr.done && !gap; pr.moved++) {
+		gap = p->data_start + pr.moved * p->share - pr.shift -
+		      offs[pr.moved];
+		if (!bytes[pr.moved])
+			gap = 0;
+		else if (gap && size != (off_t)pr.size - gap)
+			break;
+		pr.shift += gap;
+	}
+	for (cpu = 0; cpu < td->ncpus; cpu++) {
+		start = p->data_start + cpu * p->share - pr.shift;
+		if (cpu < (int)pr.moved) {
+			set_piece(&td->runs[cpu], 0, in_fd, offs[cpu],
+				  bytes[cpu], ps);
+		} else if (cpu == (int)pr.moved && pr.done <= bytes[cpu]) {
+			set_piece(&td->runs[cpu], 0, in_fd, offs[cpu], pr.done,
+				  ps);
+			set_piece(&td->runs[cpu], 1, in_fd, start + pr.done,
+				  bytes[cpu] - pr.done, ps);
+		} else {
+			set_piece(&td->runs[cpu], 0, in_fd, start, bytes[cpu],
+				  ps);
+		}
+	}
+	rec->layout_moved = pr.moved;
+	if (pr.moved < p->ncpus && pr.done) {
+		rec->layout_done = pr.done;
+		rec->layout_bytes = bytes[pr.moved];
+	}
+}
+
+/*
+ * A recording killed in the layout step, runs in FILE.cpuN: each one's
+ * size is what is still to move (its end is moved first); a CPU without
+ * its file is in place.
+ */
+static int runs_in_files(struct vt_tracedat *td, int in_fd, const char *in,
+			 const uint64_t *bytes, const off_t *offs,
+			 struct vt_tracedat_recovery *rec)
+{
+	struct recovery_run *r;
+	unsigned long long left;
+	struct stat st;
+	int cpu, fd;
+
+	rec->layout_moved = td->ncpus;
+	for (cpu = 0; cpu < td->ncpus; cpu++) {
+		r = &td->runs[cpu];
+		fd = open_cpu_file(td, in, cpu);
+		if (fd < -1)
+			return fd;
+		left = 0;
+		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0)
+			left = st.st_size;
+		if (left > bytes[cpu])
+			left = bytes[cpu];
+		set_piece(r, 0, fd, 0, left, td->page_size);
+		set_piece(r, 1, in_fd, offs[cpu] + left, bytes[cpu] - left,
+			  td->page_size);
+		if (fd < 0)
+			r->fd[0] = in_fd;
+		if (left && rec->layout_moved == td->ncpus) {
+			rec->layout_moved = cpu;
+			if (left < bytes[cpu]) {
+				rec->layout_done = bytes[cpu] - left;
+				rec->layout_bytes = bytes[cpu];
+			}
+		}
+	}
+	return 0;
+}
+
+static int runs_layout(struct vt_tracedat *td, int in_fd, const char *in,
+		       off_t size, const struct tracedat_partial *p,
+		       const uint64_t *bytes, struct vt_tracedat_recovery *rec)
+{
+	off_t *offs = calloc(td->ncpus, sizeof(*offs));
+	int cpu, ret = 0;
+
+	if (!offs)
+		return -ENOMEM;
+	offs[0] = p->dest;
+	for (cpu = 1; cpu < td->ncpus; cpu++)
+		offs[cpu] = offs[cpu - 1] + bytes[cpu - 1];
+	if (p->share)
+		runs_in_place(td, in_fd, size, p, bytes, offs, rec);
+	else
+		ret = runs_in_files(td, in_fd, in, bytes, offs, rec);
+	free(offs);
+	return ret;
+}
+
 /* Each CPU's run: where it is and how many sub-buffers it holds. */
 static int find_runs(struct vt_tracedat *td, int in_fd, const char *in,
-		     const struct tracedat_partial *p, int long_size)
+		     off_t size, const struct tracedat_partial *p,
+		     const uint64_t *bytes, int long_size,
+		     struct vt_tracedat_recovery *rec)
 {
-	unsigned long long max;
-	char *name;
-	int cpu;
+	struct recovery_run *r;
+	int cpu, ret;
 
 	td->runs = calloc(td->ncpus, sizeof(*td->runs));
 	td->recovered = calloc(td->ncpus, sizeof(*td->recovered));
 	if (!td->runs || !td->recovered)
 		return -ENOMEM;
-	for (cpu = 0; cpu < td->ncpus; cpu++)
-		td->runs[cpu].fd = -1;
 	for (cpu = 0; cpu < td->ncpus; cpu++) {
-		td->runs[cpu].fd = in_fd;
-		td->runs[cpu].start = p->data_start + cpu * p->share;
-		max = p->share / td->page_size;
-		if (!p->share) {
-			if (asprintf(&name, "%s.cpu%d", in, cpu) < 0)
-				return -ENOMEM;
-			td->runs[cpu].fd =
-				open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-			free(name);
-			td->runs[cpu].start = 0;
-			max = ULLONG_MAX;
-			if (td->runs[cpu].fd < 0 && errno != ENOENT)
-				return set_error(td, -errno, "opening %s.cpu%d",
-						 in, cpu);
-			if (td->runs[cpu].fd < 0)
-				continue; /* no data of that CPU reached it */
-		}
-		td->recovered[cpu] =
-			count_subbufs(td->runs[cpu].fd, td->runs[cpu].start,
-				      long_size, td->page_size, max) *
-			td->page_size;
+		td->runs[cpu].fd[0] = -1;
+		td->runs[cpu].fd[1] = -1;
+	}
+	rec->layout_moved = -1;
+	if (p->dest)
+		ret = runs_layout(td, in_fd, in, size, p, bytes, rec);
+	else
+		ret = runs_recording(td, in_fd, in, p);
+	if (ret)
+		return ret;
+	for (cpu = 0; cpu < td->ncpus; cpu++) {
+		r = &td->runs[cpu];
+		if (r->fd[0] >= 0)
+			r->n[0] = count_subbufs(r->fd[0], r->start[0],
+						long_size, td->page_size,
+						r->max[0]);
+		if (r->fd[1] >= 0 && r->n[0] == r->max[0])
+			r->n[1] = count_subbufs(r->fd[1], r->start[1],
+						long_size, td->page_size,
+						r->max[1]);
+		td->recovered[cpu] = (r->n[0] + r->n[1]) * td->page_size;
 	}
 	return 0;
 }
@@ -1067,8 +1382,8 @@ static void close_runs(struct vt_tracedat *td, int in_fd)
 	int cpu;
 
 	for (cpu = 0; td->runs && cpu < td->ncpus; cpu++)
-		if (td->runs[cpu].fd >= 0 && td->runs[cpu].fd != in_fd)
-			close(td->runs[cpu].fd);
+		if (td->runs[cpu].fd[0] >= 0 && td->runs[cpu].fd[0] != in_fd)
+			close(td->runs[cpu].fd[0]);
 }
 
 /* The header up to the record, as the new file's start. */
@@ -1084,8 +1399,24 @@ static int copy_header(struct vt_tracedat *td, int in_fd)
 	return ret;
 }
 
+/* The layout step's plan: sane sizes, after the record. */
+static bool valid_plan(const struct tracedat_partial *p, const uint64_t *bytes,
+		       off_t at)
+{
+	uint32_t cpu;
+
+	if (p->dest < at + partial_size(p->ncpus) || p->dest > 1ULL << 60 ||
+	    p->dest % p->page_size || p->progress.moved > p->ncpus)
+		return false;
+	for (cpu = 0; cpu < p->ncpus; cpu++)
+		if (bytes[cpu] % p->page_size || bytes[cpu] > 1ULL << 50)
+			return false;
+	return true;
+}
+
 static int read_partial(int fd, const char *in, struct tracedat_partial *p,
-			off_t *at, int *long_size, char *msg, size_t msg_size)
+			uint64_t **bytes, off_t *at, off_t *size,
+			int *long_size, char *msg, size_t msg_size)
 {
 	struct header_cursor c = { .fd = fd };
 	struct stat st;
@@ -1100,7 +1431,8 @@ static int read_partial(int fd, const char *in, struct tracedat_partial *p,
 	}
 	c.size = st.st_size;
 	off = find_partial(&c, long_size);
-	ret = off < 0 ? (int)off : vt_pread_all(fd, p, sizeof(*p), off);
+	ret = off < 0 ? (int)off :
+			vt_pread_all(fd, p, sizeof(*p), partial_offset(off));
 	if (!ret && memcmp(p->magic, TRACEDAT_PARTIAL_MAGIC,
 			   TRACEDAT_PARTIAL_MAGIC_LEN))
 		ret = -EINVAL;
@@ -1110,6 +1442,15 @@ static int read_partial(int fd, const char *in, struct tracedat_partial *p,
 	     !memchr(p->clock, 0, sizeof(p->clock)) ||
 	     !memchr(p->name, 0, sizeof(p->name)) || strchr(p->name, '/')))
 		ret = -EINVAL;
+	if (!ret && p->dest) {
+		*bytes = calloc(p->ncpus, sizeof(**bytes));
+		if (!*bytes)
+			return -ENOMEM;
+		ret = vt_pread_all(fd, *bytes, p->ncpus * sizeof(**bytes),
+				   partial_offset(off) + sizeof(*p));
+		if (!ret && !valid_plan(p, *bytes, partial_offset(off)))
+			ret = -EINVAL;
+	}
 	if (ret == -EINVAL || ret == -ENODATA) {
 		if (vt_tracedat_check_incomplete(in) == 1)
 			snprintf(
@@ -1124,6 +1465,7 @@ static int read_partial(int fd, const char *in, struct tracedat_partial *p,
 		return -EINVAL;
 	}
 	*at = off;
+	*size = st.st_size;
 	return ret;
 }
 
@@ -1140,11 +1482,13 @@ static char *default_output(const char *in, const char *name)
 }
 
 static int recover_into(struct vt_tracedat *td, int in_fd, const char *in,
-			const struct tracedat_partial *p, int long_size)
+			off_t size, const struct tracedat_partial *p,
+			const uint64_t *bytes, int long_size,
+			struct vt_tracedat_recovery *r)
 {
 	int ret;
 
-	ret = find_runs(td, in_fd, in, p, long_size);
+	ret = find_runs(td, in_fd, in, size, p, bytes, long_size, r);
 	if (!ret)
 		ret = vt_output_file_create(&td->out, td->path);
 	if (ret == -EINVAL || ret == -EISDIR)
@@ -1164,8 +1508,9 @@ int vt_tracedat_recover(const char *in, const char *out,
 {
 	struct tracedat_partial p;
 	struct vt_tracedat *td;
+	uint64_t *bytes = NULL;
 	int in_fd, long_size = 8, cpu, ret;
-	off_t at = 0;
+	off_t at = 0, size = 0;
 
 	memset(r, 0, sizeof(*r));
 	msg[0] = 0;
@@ -1175,11 +1520,13 @@ int vt_tracedat_recover(const char *in, const char *out,
 		snprintf(msg, msg_size, "%s: %s", in, strerror(errno));
 		return ret;
 	}
-	ret = read_partial(in_fd, in, &p, &at, &long_size, msg, msg_size);
+	ret = read_partial(in_fd, in, &p, &bytes, &at, &size, &long_size, msg,
+			   msg_size);
 	td = ret ? NULL : calloc(1, sizeof(*td));
 	if (!ret && !td)
 		ret = -ENOMEM;
 	if (ret) {
+		free(bytes);
 		close(in_fd);
 		if (!msg[0])
 			snprintf(msg, msg_size, "%s: %s", in, strerror(-ret));
@@ -1199,7 +1546,9 @@ int vt_tracedat_recover(const char *in, const char *out,
 				"%s exists (choose another name with -o)",
 				td->path);
 	if (!ret)
-		ret = recover_into(td, in_fd, in, &p, long_size);
+		ret = recover_into(td, in_fd, in, size, &p, bytes, long_size,
+				   r);
+	free(bytes);
 	close_runs(td, in_fd);
 	close(in_fd);
 	if (ret) {

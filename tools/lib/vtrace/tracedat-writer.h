@@ -183,12 +183,20 @@ const char *vt_tracedat_partial_path(const struct vt_tracedat *td);
  * @ncpus: CPUs of the recording
  * @page_size: size of a sub-buffer
  * @subbufs: sub-buffers recovered, per CPU (@ncpus entries); free()
+ * @layout_moved: -1 when the recording was killed before its layout
+ *	step; else how many CPUs' runs the step had put in place
+ * @layout_done: bytes of CPU @layout_moved's run the step had put in
+ *	place, when it was killed in the middle of moving it; else 0
+ * @layout_bytes: the bytes of that run, when @layout_done is not 0
  */
 struct vt_tracedat_recovery {
 	char *output;
 	int ncpus;
 	size_t page_size;
 	unsigned long long *subbufs;
+	int layout_moved;
+	unsigned long long layout_done;
+	unsigned long long layout_bytes;
 };
 
 /**
