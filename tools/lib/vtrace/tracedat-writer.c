@@ -388,6 +388,32 @@ static void add_kallsyms(struct out_buf *b)
 	free(data);
 }
 
+/*
+ * The same section written straight from what was read: /proc/kallsyms
+ * is megabytes, and copying it into the header buffer (grown by doubling)
+ * cost a recording more CPU than trace-cmd's whole set-up.
+ */
+static int write_kallsyms(struct vt_tracedat *td, off_t *off)
+{
+	size_t len = 0;
+	uint32_t len32;
+	char *data;
+	int ret;
+
+	data = read_whole_file("/proc/kallsyms", &len);
+	if (!data || len > UINT32_MAX)
+		len = 0;
+	len32 = len;
+	ret = vt_pwrite_all(td->fd, &len32, sizeof(len32), *off);
+	if (!ret)
+		ret = vt_pwrite_all(td->fd, data, len, *off + sizeof(len32));
+	free(data);
+	if (ret)
+		return set_error(td, ret, "writing kallsyms of %s", td->path);
+	*off += sizeof(len32) + len;
+	return 0;
+}
+
 static void add_printk_formats(struct out_buf *b)
 {
 	char *data;
@@ -436,10 +462,11 @@ static int write_metadata(struct vt_tracedat *td,
 		ret = add_event_formats(td, &b, opts->events);
 	if (!ret)
 		ret = buf_flush(td, &b, &off, "the event formats");
+	if (!ret)
+		ret = write_kallsyms(td, &off);
 	if (!ret) {
-		add_kallsyms(&b);
 		add_printk_formats(&b);
-		ret = buf_flush(td, &b, &off, "kallsyms and printk formats");
+		ret = buf_flush(td, &b, &off, "printk formats");
 	}
 	free(b.data);
 	if (ret)
