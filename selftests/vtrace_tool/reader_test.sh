@@ -5,7 +5,8 @@
 # the realtime priority of the reader threads (applied while tracing, back
 # to the caller's policy for the drain, the default, the refusals), and
 # the adaptive wake-up (buffer_percent lowered after an overrun, restored
-# once calm, exact counts in --json), with markers on the host and the
+# once calm, exact counts in --json), how many sub-buffers each read
+# call takes (--json's batches), with markers on the host and the
 # module's burst in the guests; in the guests also that a burst several
 # times the buffer's size, which the readers keep up with, loses nothing.
 # No timing is asserted: the overrun is made by stopping the recorder
@@ -39,7 +40,7 @@ have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 ncpus=$(grep -c '^processor' /proc/cpuinfo)
 
-ktap_set_plan 8
+ktap_set_plan 10
 
 # wakeup_num KEY FILE: a member of the summary's "wakeups" object.
 wakeup_num() {
@@ -90,7 +91,7 @@ stop() {
 }
 
 # fill N: N events in the instance's buffer on every CPU: the module's
-# burst, or N markers of 1000 bytes written on each CPU in turn.
+# burst, or markers N.
 fill() {
 	if [ $have_module = 1 ]; then
 		echo "$1" > $burst/start || return
@@ -98,6 +99,11 @@ fill() {
 		awk '/^emitted:/ { print $2 }' $burst/status
 		return
 	fi
+	markers "$1"
+}
+
+# markers N: N markers of 1000 bytes written on each CPU in turn.
+markers() {
 	line=$(printf '%01000d' 0)
 	c=0
 	while [ $c -lt "$ncpus" ]; do
@@ -229,7 +235,34 @@ stop
 cat "$work/stop" "$work/err" > "$work/said"
 expect grep -qx 'vtrace: wake-ups: buffer_percent lowered 25 -> 1 1 times (1 for lost events, the rest for a buffer half full), first at [0-9.]* s; restored 1 times' "$work/said"
 expect grep -q '^vtrace: wake-ups: read again at once [0-9]* times$' "$work/said"
+expect grep -q '^vtrace: reads: [0-9]* sub-buffers in [0-9]* calls$' "$work/said"
 result "reader_wakeups_told_by_verbose"
+
+# Batches: sub-buffers filled while the recorder is stopped are taken by
+# one splice() per CPU when it resumes, and the partly filled one by one
+# read() at the drain: 2 calls per CPU, more sub-buffers than that. The
+# read path takes one per call. (480 markers of 1000 bytes fill 7 of
+# the 64 KB sub-buffers of 6.8 and later, or 160 of the 4 KB ones
+# before: less than a quarter of 4096 KB, less than one splice takes.)
+for path in splice read; do
+	start -e $event -b 4096 --reader $path
+	expect [ $rc = 0 ]
+	kill -STOP "$pid"
+	emitted=$(markers 480)
+	kill -CONT "$pid"
+	stop
+	expect [ $rc = 0 ]
+	expect [ "$(json_num events "$work/json")" = "$emitted" ]
+	subbufs=$(wakeup_num subbufs "$work/json")
+	batches=$(wakeup_num batches "$work/json")
+	if [ $path = splice ]; then
+		expect [ "$batches" = $((2 * ncpus)) ]
+		expect [ "$subbufs" -gt "$batches" ]
+	else
+		expect [ "$batches" = "$subbufs" ]
+	fi
+	result "reader_${path}_batches ($subbufs sub-buffers in $batches calls)"
+done
 
 # A burst several times the buffer, which the readers keep up with: not
 # one event lost (the guests; the host's markers come from a shell).

@@ -1024,6 +1024,8 @@ static void print_wakeups(const struct record *r,
 			VTRACE_RECORDER_BUFFER_PERCENT);
 	fprintf(stderr, "vtrace: wake-ups: read again at once %llu times\n",
 		w->rereads);
+	fprintf(stderr, "vtrace: reads: %llu sub-buffers in %llu calls\n",
+		w->subbufs, w->batches);
 	if (w->rt_prio)
 		fprintf(stderr,
 			"vtrace: readers ran at SCHED_FIFO %d while tracing; %d of them back at the caller's policy for the drain\n",
@@ -1175,6 +1177,8 @@ static void print_summary(const struct record *r)
 	vtrace_json_uint(&j, "lowered_lost", w.lowered_lost);
 	vtrace_json_uint(&j, "restored", w.restored);
 	vtrace_json_uint(&j, "rereads", w.rereads);
+	vtrace_json_uint(&j, "subbufs", w.subbufs);
+	vtrace_json_uint(&j, "batches", w.batches);
 	vtrace_json_int(&j, "rt_prio", w.rt_prio);
 	vtrace_json_int(&j, "rt_restored", vtrace_recorder_rt_restored(r->rec));
 	vtrace_json_object_end(&j);

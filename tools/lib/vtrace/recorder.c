@@ -59,6 +59,8 @@
  * @drain_err: the failure of the drain after the stop
  * @seen_lost: events this CPU's buffer had lost at the last wake-up
  * @rereads: times the thread read again at once, without waiting
+ * @subbufs: sub-buffers its reader took, once it is done
+ * @batches: kernel calls its reader took them in, once it is done
  * @rt_restored: the thread went back to the caller's scheduling policy
  *	after running at vtrace_recorder_opts.rt_prio
  */
@@ -77,6 +79,8 @@ struct cpu_thread {
 	int drain_err;
 	unsigned long long seen_lost;
 	unsigned long long rereads;
+	unsigned long long subbufs;
+	unsigned long long batches;
 	bool rt_restored;
 };
 
@@ -976,6 +980,8 @@ static void *record_cpu(void *arg)
 		fail(rec, t->err);
 	else if (atomic_load(&rec->drain))
 		t->drain_err = consume_cpu(t, true);
+	t->subbufs = vtrace_ring_reader_stats(rec->readers[t->cpu])->subbufs;
+	t->batches = vtrace_ring_reader_stats(rec->readers[t->cpu])->batches;
 	return NULL;
 }
 
@@ -1570,7 +1576,8 @@ const char *vtrace_recorder_clock(const struct vtrace_recorder *rec)
 /**
  * vtrace_recorder_wakeups - how the readers adapted their wake-ups
  * @rec: the recorder
- * @w: filled in; @w->rereads is complete once the recording stopped
+ * @w: filled in; @w->rereads, @w->subbufs and @w->batches are complete
+ *	once the recording stopped
  *
  * Also tells whether the readers ran at a realtime priority.
  */
@@ -1584,8 +1591,13 @@ void vtrace_recorder_wakeups(const struct vtrace_recorder *rec,
 	*w = r->wakeups;
 	pthread_mutex_unlock(&r->adapt_lock);
 	w->rereads = 0;
-	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+	w->subbufs = 0;
+	w->batches = 0;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		w->rereads += r->threads[cpu].rereads;
+		w->subbufs += r->threads[cpu].subbufs;
+		w->batches += r->threads[cpu].batches;
+	}
 }
 
 /**

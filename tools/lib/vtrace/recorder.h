@@ -217,6 +217,8 @@ struct vtrace_recorder_progress {
  *	wake-up found the buffer at least half full)
  * @rereads: times a reader read again at once, without waiting, because
  *	its last read had found data
+ * @subbufs: sub-buffers the readers took from the kernel
+ * @batches: calls they took them in (see &struct vtrace_ring_stats)
  * @first_lowered: seconds from the start to the first @lowered, or -1
  * @rt_prio: the readers' SCHED_FIFO priority while tracing, 0 for none
  */
@@ -225,6 +227,8 @@ struct vtrace_recorder_wakeups {
 	unsigned long long restored;
 	unsigned long long lowered_lost;
 	unsigned long long rereads;
+	unsigned long long subbufs;
+	unsigned long long batches;
 	double first_lowered;
 	int rt_prio;
 };

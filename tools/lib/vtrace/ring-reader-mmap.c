@@ -275,6 +275,7 @@ static int mmap_consume(struct vtrace_ring_reader *reader, bool drain,
 		marked = take_marked(st);
 		reader->stats.kernel_lost = st->meta->overrun;
 		if (id != st->id) {
+			reader->stats.batches++;
 			orphan_copy(st);
 			new_reader_subbuf(st, id);
 			st->pending = marked;

@@ -40,6 +40,8 @@ enum vtrace_reader_path {
  * struct vtrace_ring_stats - what one reader handed out
  * @subbufs: sub-buffers passed to the callback
  * @bytes: their size, @subbufs times the sub-buffer size
+ * @batches: calls that took sub-buffers from the kernel: a splice() moves
+ *	all that are ready (up to 1 MB), a read() or an mmap reader swap one
  * @events: events in them (padding and time stamps not counted), as
  *	the kernel counted them while handing the sub-buffers over; exact
  *	once the buffer is drained
@@ -52,6 +54,7 @@ enum vtrace_reader_path {
 struct vtrace_ring_stats {
 	unsigned long long subbufs;
 	unsigned long long bytes;
+	unsigned long long batches;
 	unsigned long long events;
 	unsigned long long missed_subbufs;
 	unsigned long long missed_events;

@@ -29,6 +29,7 @@ struct vtrace_ring_counters {
 
 int vtrace_ring_counters_read(struct tracefs_instance *instance, int cpu,
 			      struct vtrace_ring_counters *counters);
+int vtrace_ring_counters_pread(int fd, struct vtrace_ring_counters *counters);
 unsigned long long
 vtrace_ring_counters_lost(const struct vtrace_ring_counters *counters);
 
