@@ -127,13 +127,24 @@ expect wait_events a
 expect wait_events b
 expect wait_events c
 vt_run sessions --json
-shape=$(echo "$out" | sed 's/"events":[1-9][0-9]*/"events":N/g; s/"bytes":[1-9][0-9]*/"bytes":B/g; s/"started_ns":[1-9][0-9]*/"started_ns":T/g')
+shape=$(echo "$out" | sed 's/"events":[1-9][0-9]*/"events":N/g; s/"bytes":[1-9][0-9]*/"bytes":B/g; s/"started_ns":[1-9][0-9]*/"started_ns":T/g; s/\/\.\([abc]\)\.dat\.[A-Za-z0-9]\{6\}"/\/.\1.dat.XXXXXX"/g')
 want='{"sessions":['
-want="$want{\"name\":\"a\",\"pid\":$pa,\"instance\":\"$i1\",\"exclusive_prio\":0,\"events\":N,\"bytes\":B,\"output\":\"$work/a.dat\",\"started_ns\":T},"
-want="$want{\"name\":\"b\",\"pid\":$pb,\"instance\":\"$i2\",\"exclusive_prio\":0,\"events\":N,\"bytes\":B,\"output\":\"$work/b.dat\",\"started_ns\":T},"
-want="$want{\"name\":\"c\",\"pid\":$pc,\"instance\":\"$i3\",\"exclusive_prio\":0,\"events\":N,\"bytes\":B,\"output\":\"$work/c.dat\",\"started_ns\":T}]}"
+for entry in "a $pa $i1" "b $pb $i2" "c $pc $i3"; do
+	# shellcheck disable=SC2086 # the words are the fields
+	set -- $entry
+	want="$want{\"name\":\"$1\",\"pid\":$2,\"instance\":\"$3\",\"exclusive_prio\":0,\"events\":N,\"bytes\":B,\"output\":\"$work/$1.dat\",\"partial\":\"$work/.$1.dat.XXXXXX\",\"started_ns\":T},"
+done
+want="${want%,}]}"
 expect [ "$shape" = "$want" ]
 [ "$shape" = "$want" ] || ktap_print_msg "got $out"
+# The temporary file each is written as is there until the end, and the
+# text listing names it after the output.
+partial_a=$(echo "$out" | sed 's/.*"name":"a",[^}]*"partial":"\([^"]*\)".*/\1/')
+expect [ -f "$partial_a" ]
+vt_run sessions
+expect [ "$rc" = 0 ]
+expect contains "$out" " $work/a.dat (written as $partial_a until the end)
+"
 result sessions_json_lists_three_sessions_exact_shape
 
 vt_run stop b
@@ -158,6 +169,7 @@ if [ $have_trace_cmd = 1 ]; then
 fi
 vt_run sessions --json
 expect [ "$out" = '{"sessions":[]}' ]
+expect [ ! -e "$partial_a" ]
 result three_concurrent_sessions_record_independently_exact_counts
 
 # A running session's name is refused, in Perfetto's words, before

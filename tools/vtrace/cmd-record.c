@@ -660,6 +660,19 @@ static void on_cpu_added(void *ctx, struct vtrace_recorder *rec, int cpu)
 		vtrace_warn("cpu%d came online: reading it too", cpu);
 }
 
+/* Where the data goes until the output is complete, for "vtrace sessions". */
+static void publish_partial(const struct record *r)
+{
+	const struct vtrace_sink *sink = vtrace_recorder_sink(r->rec);
+	int ret = vtrace_session_set_partial(r->session,
+					     sink->ops->partial(sink));
+
+	if (ret)
+		vtrace_warn(
+			"cannot publish the temporary file of session %s: %s",
+			vtrace_session_name(r->session), strerror(-ret));
+}
+
 /* Publish the counts for "vtrace sessions"; stop when aborted. */
 static void session_tick(struct record *r, struct vtrace_recorder *rec,
 			 const struct vtrace_recorder_progress *p)
@@ -913,6 +926,7 @@ static int start(struct record *r)
 					  strerror(-ret));
 		return ret;
 	}
+	publish_partial(r);
 	if (o->verbose)
 		vtrace_warn(
 			"reader: %s on %d CPUs, %zu-byte sub-buffers, woken at buffer_percent %d (%d under pressure); %s; %zu events; output %s",

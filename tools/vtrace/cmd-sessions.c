@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vtrace sessions - list the running recordings: name, recorder, buffer,
- * exclusive priority, what each has written so far and where.
+ * exclusive priority, what each has written so far and where (the output
+ * and the temporary file it is written as until it is complete).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -30,10 +31,12 @@ static void print_text(const struct vtrace_session_info *list, size_t nr)
 	       "PRIO", "EVENTS", "BYTES", "OUTPUT");
 	for (i = 0; i < nr; i++) {
 		s = &list[i];
-		printf("%-20s %8d %-20s %5u %12llu %14llu  %s%s\n", s->name,
+		printf("%-20s %8d %-20s %5u %12llu %14llu  %s", s->name,
 		       (int)s->recorder.pid, s->instance ? s->instance : "-",
-		       s->exclusive_prio, s->events, s->bytes, s->output,
-		       s->aborting ? " (aborted, finishing)" : "");
+		       s->exclusive_prio, s->events, s->bytes, s->output);
+		if (s->partial)
+			printf(" (written as %s until the end)", s->partial);
+		printf("%s\n", s->aborting ? " (aborted, finishing)" : "");
 	}
 }
 
@@ -57,6 +60,7 @@ static int print_json(const struct vtrace_session_info *list, size_t nr)
 		vtrace_json_uint(&j, "events", s->events);
 		vtrace_json_uint(&j, "bytes", s->bytes);
 		vtrace_json_string(&j, "output", s->output);
+		vtrace_json_string(&j, "partial", s->partial ? s->partial : "");
 		vtrace_json_uint(&j, "started_ns", s->started_ns);
 		vtrace_json_object_end(&j);
 	}

@@ -160,6 +160,11 @@ static int entry_write(int dirfd, const struct vtrace_session_info *info)
 		info->started_ns);
 	put_escaped(f, info->output ? info->output : "");
 	fputc('\n', f);
+	if (info->partial) {
+		fputs("partial=", f);
+		put_escaped(f, info->partial);
+		fputc('\n', f);
+	}
 	if (fclose(f))
 		ret = -errno;
 	if (!ret && renameat(dirfd, tmp, dirfd, path))
@@ -174,8 +179,10 @@ static void info_release(struct vtrace_session_info *info)
 {
 	free(info->instance);
 	free(info->output);
+	free(info->partial);
 	info->instance = NULL;
 	info->output = NULL;
+	info->partial = NULL;
 }
 
 static int parse_line(struct vtrace_session_info *info, const char *key,
@@ -207,6 +214,8 @@ static int parse_line(struct vtrace_session_info *info, const char *key,
 		info->started_ns = strtoull(val, NULL, 10);
 	else if (!strcmp(key, "output"))
 		return (info->output = unescape(val)) ? 0 : -ENOMEM;
+	else if (!strcmp(key, "partial") && !info->partial)
+		return (info->partial = unescape(val)) ? 0 : -ENOMEM;
 	return 0;
 }
 
@@ -781,6 +790,25 @@ int vtrace_session_update(struct vtrace_session *s, unsigned long long events,
 {
 	s->info.events = events;
 	s->info.bytes = bytes;
+	return entry_write(s->dirfd, &s->info);
+}
+
+/**
+ * vtrace_session_set_partial - publish the temporary file of an output
+ * @s: the session
+ * @partial: the file its output is written as until it is complete (a
+ *	temporary name next to it), or NULL for none
+ *
+ * Return: 0, -ENOMEM, or the -errno of writing the entry.
+ */
+int vtrace_session_set_partial(struct vtrace_session *s, const char *partial)
+{
+	char *copy = partial ? strdup(partial) : NULL;
+
+	if (partial && !copy)
+		return -ENOMEM;
+	free(s->info.partial);
+	s->info.partial = copy;
 	return entry_write(s->dirfd, &s->info);
 }
 

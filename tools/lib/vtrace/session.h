@@ -87,6 +87,8 @@ enum vtrace_session_refusal {
  * @name: its unique name
  * @instance: the instance it records, NULL for the top level buffer
  * @output: the file it writes
+ * @partial: the file the output is written as until it is complete (a
+ *	temporary name in the output's directory), NULL when none is known
  * @exclusive_prio: 0, or its priority as an exclusive session
  * @features: the single-tenant features it holds
  * @events: events written so far (updated about once a second)
@@ -99,6 +101,7 @@ struct vtrace_session_info {
 	char name[VTRACE_SESSION_NAME_MAX + 1];
 	char *instance;
 	char *output;
+	char *partial;
 	unsigned int exclusive_prio;
 	unsigned int features;
 	unsigned long long events;
@@ -145,6 +148,7 @@ int vtrace_session_refused_str(const struct vtrace_session_refused *refused,
 			       char *buf, size_t size);
 const char *vtrace_session_feature_name(unsigned int feature);
 const char *vtrace_session_name(const struct vtrace_session *s);
+int vtrace_session_set_partial(struct vtrace_session *s, const char *partial);
 int vtrace_session_update(struct vtrace_session *s, unsigned long long events,
 			  unsigned long long bytes);
 const char *vtrace_session_abort_reason(struct vtrace_session *s);
