@@ -262,8 +262,8 @@ record_other() {
 		-t 1s -o "$out" "$@" 2> "$work/rec.err" &
 	rpid=$!
 	n=0
-	until grep -q sched_process_free "$odir/set_event" ||
-	      [ $n -gt 100 ]; do
+	until { grep -q sched_process_free "$odir/set_event" &&
+		[ "$(cat "$odir/tracing_on")" = 1 ]; } || [ $n -gt 250 ]; do
 		sleep 0.02
 		n=$((n + 1))
 	done
@@ -275,17 +275,19 @@ execs() {
 	"$VTRACE" report "$1" | grep -c "sched_process_exec: *filename=$prog "
 }
 runs 3
-record_other "$work/cleared.dat"
+record_other "$work/cleared.dat" --json > "$work/cleared.json"
 expect [ $? = 0 ]
 expect grep -qx "vtrace: cleared first: 3 events instance $other held from before the recording (--keep-buffer records them)" "$work/rec.err"
+expect [ "$(grep -o '"cleared":{[^}]*}' "$work/cleared.json")" = "\"cleared\":{\"instance\":\"$other\",\"events\":3}" ]
 if [ "$reads_tracedat" ]; then
 	expect [ "$(execs "$work/cleared.dat")" = 2 ]
 	expect [ "$("$VTRACE" report "$work/cleared.dat" | grep -c 'UNKNOWN')" = 0 ]
 fi
 runs 3
-record_other "$work/kept.dat" --keep-buffer
+record_other "$work/kept.dat" --keep-buffer --json > "$work/kept.json"
 expect [ $? = 0 ]
 expect [ "$(grep -c 'cleared first' "$work/rec.err")" = 0 ]
+expect [ "$(grep -c '"cleared"' "$work/kept.json")" = 0 ]
 [ -z "$reads_tracedat" ] || expect [ "$(execs "$work/kept.dat")" = 5 ]
 if command -v trace-cmd > /dev/null; then
 	expect [ "$(trace-cmd report "$work/kept.dat" 2> /dev/null | grep -c "sched_process_exec: *filename=$prog ")" = 5 ]

@@ -1186,6 +1186,12 @@ static void print_summary(const struct record *r)
 		vtrace_json_object_end(&j);
 	}
 	vtrace_json_array_end(&j);
+	if (!o->keep_buffer) {
+		vtrace_json_object_begin(&j, "cleared");
+		vtrace_json_string(&j, "instance", o->instance ?: "");
+		vtrace_json_uint(&j, "events", vtrace_recorder_cleared(r->rec));
+		vtrace_json_object_end(&j);
+	}
 	vtrace_json_object_begin(&j, "wakeups");
 	vtrace_json_uint(&j, "lowered", w.lowered);
 	vtrace_json_uint(&j, "lowered_lost", w.lowered_lost);
