@@ -6,20 +6,36 @@
 # and trace-cmd record, the same load and buffer size, in one run.
 #
 #   tools/bench/lossless-sweep.sh [-b "BUFFER_KB ..."] [-t SECONDS]
-#	[-p "READER ..."] [-s STEPS] [-c RATE]
+#	[-p "READER ..."] [-s STEPS] [-c RATE] [-P STORM_PRIO]
 #
 # For each buffer size (-b, default "1024 4096" KB per CPU) and reader
-# (-p, default "default default-r0 mmap splice read trace-cmd"; "default"
-# is vtrace record without --reader or -r, "default-r0" the same with
-# -r 0, its readers at the caller's priority), the rate of getppid() calls per CPU is
-# bisected (-s steps, default 6, between 50000/s and 3200000/s) for the
+# (-p, default "default default-r0 mmap trace-cmd trace-cmd-r1";
+# "default" is vtrace record without --reader or -r, "default-r0" the
+# same with -r 0, its readers at the caller's priority; "mmap", "splice",
+# "read" the --reader paths; "trace-cmd" is trace-cmd record as it
+# comes, "trace-cmd-r1" with -r 1, its recorders at SCHED_FIFO 1 as
+# vtrace's default readers are), the rate of getppid() calls per CPU is
+# bisected (-s steps, default 5, between 50000/s and 1600000/s) for the
 # highest one with 0 lost, then the loss at 1.5x and 2x that rate is
 # measured. Lost is read from the kernel: the sum of every CPU's overrun,
 # commit overrun and dropped events in the reader's own, fresh instance
 # (per_cpu/cpuN/stats), as the storm ends; vtrace's own count is shown
-# beside it. Then CPU per MB at one rate every reader sustains (-c,
-# default 400000) and the unbounded storm (-r 0). Load as record-bench.sh:
-# raw_syscalls filtered on getppid, syscall-storm on every CPU.
+# beside it. Then the default reader is run at the rates the trace-cmd
+# rows were, and they at its, for 'loses no more than trace-cmd at every
+# rate'; then CPU per MB at one rate every reader sustains (-c, default
+# 200000) and the unbounded storm (-r 0), the storm at the normal policy.
+#
+# The storm runs at SCHED_FIFO 2 (-P; 0 for the normal policy), above
+# every reader's priority: a reader then runs only while the storm sleeps
+# to keep its rate, whatever its own priority, so the highest lossless
+# rate is set by what the reader costs, not by the load generator's
+# ceiling (at the normal policy a reader at SCHED_FIFO 1 preempts the
+# storm and loses nothing at any rate it can make).
+#
+# Load: syscall-storm on every CPU, and four events per getppid() call:
+# raw_syscalls/sys_enter and sys_exit (filtered on getppid) and the
+# syscalls/sys_enter_getppid and sys_exit_getppid events, 144 bytes per
+# call in the buffer, where record-bench.sh's two take 88.
 #
 # Needs root and tracefs; run it under the tracefs lock. The machine's
 # other work moves the numbers: compare ratios within one run.
@@ -29,18 +45,20 @@ trap 'echo "lossless-sweep: line $LINENO: exit status $?" >&2' ERR
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vtrace=${VTRACE_BIN:-$top/tools/vtrace/vtrace}
 buffers="1024 4096"
-readers="default default-r0 mmap splice read trace-cmd"
+readers="default default-r0 mmap trace-cmd trace-cmd-r1"
 secs=2
-steps=6
-common=400000
-while getopts b:t:p:s:c: opt; do
+steps=5
+common=200000
+storm_prio=2
+while getopts b:t:p:s:c:P: opt; do
 	case $opt in
 	b) buffers=$OPTARG ;;
 	t) secs=$OPTARG ;;
 	p) readers=$OPTARG ;;
 	s) steps=$OPTARG ;;
 	c) common=$OPTARG ;;
-	*) sed -n 7,9p "$0" >&2; exit 2 ;;
+	P) storm_prio=$OPTARG ;;
+	*) sed -n 8,9p "$0" >&2; exit 2 ;;
 	esac
 done
 
@@ -68,12 +86,15 @@ measure() {
 	local reader=$1 rate=$2 kb=$3 pid calls lost json vlost=- bytes
 	# A fresh instance per run: its counters start at 0.
 	bench_instance "$idir"
-	if [ "$reader" = trace-cmd ]; then
+	if [ "${reader%-r1}" = trace-cmd ]; then
+		local rt=()
+		[ "$reader" = trace-cmd ] || rt=(-r 1)
 		setsid unshare -m "$top/tools/bench/tracecmd-ns.sh" "$work" \
 			"$idir" /usr/bin/time -f "%U %S" -o "$work/time" \
-			trace-cmd record -q -B "$inst" -b "$kb" \
+			trace-cmd record -q "${rt[@]}" -B "$inst" -b "$kb" \
 			-e raw_syscalls:sys_enter -f "$filter" \
 			-e raw_syscalls:sys_exit -f "$filter" \
+			-e syscalls:sys_enter_getppid -e syscalls:sys_exit_getppid \
 			--file-version 6 --compression none \
 			-o "$work/out.dat" > "$work/log" 2>&1 &
 		pid=$!
@@ -87,6 +108,7 @@ measure() {
 		setsid /usr/bin/time -f '%U %S' -o "$work/time" \
 			"$vtrace" record --instance "$inst" \
 			-e raw_syscalls/sys_enter -e raw_syscalls/sys_exit \
+			-e syscalls/sys_enter_getppid -e syscalls/sys_exit_getppid \
 			-b "$kb" "${opt[@]}" -o "$work/out.dat" --json \
 			> "$work/json" 2> "$work/log" &
 		pid=$!
@@ -97,11 +119,11 @@ measure() {
 		sleep 0.1
 	done
 	sleep 0.5
-	calls=$("$work/storm" -r "$rate" -t "$secs")
+	calls=$("$work/storm" -r "$rate" -t "$secs" -p "$storm_prio")
 	lost=$(kernel_lost)
 	kill -INT -- -$pid
 	wait $pid || { cat "$work/log" >&2; exit 1; }
-	if [ "$reader" != trace-cmd ]; then
+	if [ "${reader%-r1}" != trace-cmd ]; then
 		json=$(cat "$work/json")
 		vlost=$(sed 's/.*"lost":\([0-9]*\),"bytes".*/\1/' <<< "${json%%\"cpus\"*}")
 	fi
@@ -109,12 +131,12 @@ measure() {
 	rm -f "$work/out.dat"
 	# (trace-cmd removes the instance it recorded when it exits.)
 	bench_drop_instance "$idir"
-	echo "$((calls * 2)) $lost $vlost $(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') $(cpu_of)"
+	echo "$((calls * 4)) $lost $vlost $(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') $(cpu_of)"
 }
 
 # sweep READER KB: bisect the highest rate with 0 lost, then 1.5x and 2x.
 sweep() {
-	local reader=$1 kb=$2 lo=50000 hi=3200000 mid i r got
+	local reader=$1 kb=$2 lo=50000 hi=1600000 mid i r got
 	local -a m
 	for ((i = 0; i < steps; i++)); do
 		mid=$(( (lo + hi) / 2 ))
@@ -129,24 +151,63 @@ sweep() {
 	# What the storm achieved at $lo, per CPU and second: above what it
 	# can offer, a target rate is only a bound.
 	read -ra m <<< "$(measure "$reader" $lo "$kb")"
-	got=$(awk -v o="${m[0]}" -v t="$secs" -v n="$(nproc)" 'BEGIN { printf "%d", o / 2 / t / n }')
+	got=$(awk -v o="${m[0]}" -v t="$secs" -v n="$(nproc)" 'BEGIN { printf "%d", o / 4 / t / n }')
 	rows+=("$(printf '| %-10s | %5s | %9d | %9d %8s |' "$reader" "$kb" "$lo" "$got" "${m[1]}")")
+	lost_at["$reader $kb $lo"]=${m[1]}
 	for r in $((lo * 3 / 2)) $((lo * 2)); do
 		read -ra m <<< "$(measure "$reader" $r "$kb")"
 		rows[-1]+="$(printf ' %9d: %8s (%4.1f%%) |' "$r" "${m[1]}" \
 			"$(awk -v l="${m[1]}" -v o="${m[0]}" 'BEGIN { print 100 * l / o }')")"
+		lost_at["$reader $kb $r"]=${m[1]}
 	done
+	rates["$reader $kb"]="$lo $((lo * 3 / 2)) $((lo * 2))"
 	best["$reader $kb"]=$got
 }
 
-declare -A best
+# compare KB: the default reader and each trace-cmd row at one another's
+# rates, measured where the sweeps did not; a row per rate.
+compare() {
+	local kb=$1 r tc all row worse
+	local -a m
+	all=$(for r in default trace-cmd trace-cmd-r1; do echo ${rates["$r $kb"]:-}; done |
+		tr ' ' '\n' | sort -nu)
+	for r in $all; do
+		row=$(printf '| %5s | %9d |' "$kb" "$r")
+		worse=
+		for tc in default trace-cmd trace-cmd-r1; do
+			[ -n "${rates["$tc $kb"]:-}" ] || continue
+			if [ -z "${lost_at["$tc $kb $r"]:-}" ]; then
+				read -ra m <<< "$(measure "$tc" "$r" "$kb")"
+				lost_at["$tc $kb $r"]=${m[1]}
+			fi
+			row+=$(printf ' %10s |' "${lost_at["$tc $kb $r"]}")
+			[ "$tc" = default ] ||
+				[ "${lost_at["default $kb $r"]}" -le "${lost_at["$tc $kb $r"]}" ] ||
+				worse+=" $tc"
+		done
+		if [ -n "$worse" ]; then
+			cmp_rows+=("$row MORE than$worse |")
+		else
+			cmp_rows+=("$row ok |")
+		fi
+	done
+}
+
+declare -A best lost_at rates
 rows=()
+cmp_rows=()
 for kb in $buffers; do
 	for reader in $readers; do
 		sweep "$reader" "$kb"
 	done
+	case " $readers " in
+	*" default "*" trace-cmd"*) compare "$kb" ;;
+	esac
 done
 
+# CPU per MB at the normal policy: above the readers, the unbounded storm
+# would leave them nothing.
+storm_prio=0
 cpu_rows=()
 for rate in "$common" 0; do
 	for reader in $readers; do
@@ -159,7 +220,7 @@ for rate in "$common" 0; do
 done
 
 echo "host: $(uname -sr), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "load: raw_syscalls (filter '$filter'), getppid at a fixed rate per CPU for ${secs}s on $(nproc) CPUs; lost = the kernel's per-CPU overrun + dropped"
+echo "load: raw_syscalls (filter '$filter') and syscalls' getppid events, 4 per call, getppid at a fixed rate per CPU for ${secs}s on $(nproc) CPUs, the storm at SCHED_FIFO $storm_prio (0: normal); lost = the kernel's per-CPU overrun + dropped"
 echo
 echo "Highest lossless rate (getppid/s per CPU asked for, $steps bisection steps; achieved: what the storm made of it, with the loss of that run), and the loss at 1.5x and 2x it:"
 echo
@@ -167,18 +228,26 @@ echo "| reader     |    KB |  lossless |  achieved, lost |   1.5x rate:     lost
 echo "|------------|-------|-----------|-----------------|------------------------------|------------------------------|"
 printf '%s\n' "${rows[@]}"
 echo
-echo "CPU per MB (1024 KB per CPU):"
+echo "Lost (kernel) at every rate measured, the default reader against trace-cmd:"
+echo
+echo "|    KB |      rate |    default |  trace-cmd | trace-cmd-r1 | default loses no more |"
+echo "|-------|-----------|------------|------------|------------|-----------------------|"
+printf '%s\n' "${cmp_rows[@]}"
+echo
+echo "CPU per MB (1024 KB per CPU, the storm at the normal policy):"
 echo
 echo "| reader     |     rate |    offered | lost (kernel) | (vtrace) |      MB | CPU s | ms/MB  |"
 echo "|------------|----------|------------|---------------|----------|---------|-------|--------|"
 printf '%s\n' "${cpu_rows[@]}"
 echo
 for kb in $buffers; do
-	tc=${best["trace-cmd $kb"]:-}
-	dflt=${best["default $kb"]:-}
-	[ -n "$tc" ] && [ -n "$dflt" ] &&
-		awk -v d="$dflt" -v t="$tc" -v kb="$kb" 'BEGIN {
-			printf "%s KB: default reader lossless up to %d/s achieved, trace-cmd %d/s: %.2fx (goal >= 1.50x: %s)\n",
-				kb, d, t, d / t, (d >= 1.5 * t ? "met" : "MISSED") }'
+	for tc in trace-cmd trace-cmd-r1; do
+		t=${best["$tc $kb"]:-}
+		dflt=${best["default $kb"]:-}
+		[ -n "$t" ] && [ -n "$dflt" ] &&
+			awk -v d="$dflt" -v t="$t" -v kb="$kb" -v n="$tc" 'BEGIN {
+				printf "%s KB: default reader lossless up to %d/s achieved, %s %d/s: %.2fx (goal >= 1.50x: %s)\n",
+					kb, d, n, t, d / t, (d >= 1.5 * t ? "met" : "MISSED") }'
+	done
 done
 exit 0
