@@ -46,7 +46,7 @@ vt_require_root
 vt_require_tracefs
 top_was_on=$(grep -x "${event%/*}:${event#*/}" "$TRACEFS/set_event")
 
-ktap_set_plan 7
+ktap_set_plan 8
 
 # vt_run_in DIR ARGS...: vt_run with VTRACE_STATE_DIR=DIR.
 vt_run_in() {
@@ -157,11 +157,11 @@ vtrace: error: enable: bad category file; nothing was changed" ]
 if [ "$reads_tracedat" ]; then
 	for cmd in report slices profile; do
 		within5 $cmd "$work/fifo"
-		expect [ "$rc" = 1 ]
+		expect [ "$rc" = 2 ]
 		expect [ "$err" = "vtrace: error: $cmd: $work/fifo: not a regular file" ]
 	done
 	within5 convert "$work/fifo" "$work/f.pftrace"
-	expect [ "$rc" = 1 ]
+	expect [ "$rc" = 2 ]
 	expect [ "$err" = "vtrace: error: convert: $work/fifo: not a regular file" ]
 	expect [ ! -e "$work/f.pftrace" ]
 fi
@@ -175,6 +175,55 @@ VTRACE_CATEGORIES=$work/cats-link.txt "$VTRACE" categories > "$work/out" 2>&1
 expect [ $? = 0 ]
 expect grep -q "^mycat" "$work/out"
 result non_regular_inputs_refused_at_once
+
+# One exit status for one kind of bad input, whatever the command
+# (vtrace.1, EXIT STATUS): 2 for an input that cannot be read (a FIFO, a
+# directory, a missing file), 1 for one read and found bad (a category
+# file with an error, a damaged trace); tracefs unchanged.
+printf ' %s\n' $event > "$work/bad.txt"
+printf 'x\n' > "$work/bad.dat"
+before=$(settings_of "$TRACEFS")
+bad=0
+while IFS='|' read -r want args; do
+	# shellcheck disable=SC2086 # the arguments are words
+	set -- $args
+	case $1 in report | slices | profile | convert)
+		[ -z "$reads_tracedat" ] && continue ;;
+	esac
+	within5 "$@"
+	if [ "$rc" != "$want" ]; then
+		ktap_print_msg "vtrace $args: status $rc (want $want), stderr '$err'"
+		bad=$((bad + 1))
+	fi
+done <<-EOF2
+2|check $work/fifo
+2|categories -f $work/fifo
+2|enable -f $work/fifo gfx
+2|disable -f $work/fifo gfx
+2|status -f $work/fifo
+2|record --instance $inst -f $work/fifo -c gfx -o $work/f.dat
+2|record --instance $inst -f $work/nonexistent -c gfx -o $work/f.dat
+2|record --instance $inst --config $work/fifo -o $work/f.dat
+2|config -f $work/fifo -c gfx
+2|config -f $work/nonexistent -c gfx
+1|check $work/bad.txt
+1|enable -f $work/bad.txt gfx
+1|record --instance $inst -f $work/bad.txt -c gfx -o $work/f.dat
+1|config -f $work/bad.txt -c gfx
+2|report $work/fifo
+2|report $work/nonexistent
+2|report $work
+1|report $work/bad.dat
+2|slices $work/nonexistent
+2|profile $work
+2|convert $work/nonexistent $work/f.pftrace
+1|convert $work/bad.dat $work/f.pftrace
+EOF2
+expect [ $bad = 0 ]
+expect [ "$(settings_of "$TRACEFS")" = "$before" ]
+expect [ ! -d "$idir" ]
+expect [ ! -e "$work/f.dat" ] && [ ! -e "$work/f.pftrace" ]
+result bad_inputs_one_exit_status_every_command
 
 # Every numeric option: range-checked, with a message naming it, exit 2.
 # (NAME ARGS... | MESSAGE after "vtrace: error: ")

@@ -13,6 +13,7 @@
 #include <tracefs.h>
 
 #include <vtrace/event-name.h>
+#include <vtrace/file-io.h>
 #include <vtrace/tracing-dir.h>
 
 #include "builtin.h"
@@ -149,6 +150,30 @@ int cli_load_selection_files(const struct cli_files *files,
 		return VTRACE_EXIT_OK;
 	vtrace_err("%s: bad category file; nothing was changed", cmd);
 	return ret == -EINVAL ? VTRACE_EXIT_FAIL : VTRACE_EXIT_USAGE;
+}
+
+/**
+ * cli_check_input - refuse an input file that cannot be read
+ * @cmd: the command, for the message
+ * @path: the file
+ *
+ * A missing or unreadable file, a directory, FIFO, device or socket is a
+ * file that could not be read, exit status 2 as for a category file; a
+ * file that is read and found damaged is 1, which its reader tells.
+ *
+ * Return: %VTRACE_EXIT_OK, or %VTRACE_EXIT_USAGE (printed).
+ */
+int cli_check_input(const char *cmd, const char *path)
+{
+	int fd, ret;
+
+	ret = vt_input_open(path, &fd);
+	if (!ret) {
+		close(fd);
+		return VTRACE_EXIT_OK;
+	}
+	vtrace_err("%s: %s: %s", cmd, path, vt_input_strerror(ret));
+	return VTRACE_EXIT_USAGE;
 }
 
 /**

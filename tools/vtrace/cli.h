@@ -47,6 +47,7 @@ void cli_print_diags(FILE *out, const struct vtrace_diags *diags);
 void cli_json_diags(struct vtrace_json *j, const struct vtrace_diags *diags);
 int cli_load_selection_files(const struct cli_files *files,
 			     struct vtrace_catmap *map, const char *cmd);
+int cli_check_input(const char *cmd, const char *path);
 int cli_selection_error(const struct vtrace_selection *sel, int err);
 void cli_selection_warn_missing(const struct vtrace_selection *sel);
 bool cli_whole_number(const char *arg, long long *v);

@@ -161,7 +161,7 @@ static int parse_args(int argc, char **argv, struct vtrace_trace_config *tc,
 /*
  * Every category must be a standard one or in the category files, as for
  * vtrace record; vendor ones are named in a comment, since the phone reads
- * its own vendor file.
+ * its own vendor file. Returns the exit status; prints.
  */
 static int check_categories(const struct vtrace_trace_config *tc,
 			    const struct cli_files *files, FILE *out)
@@ -179,6 +179,8 @@ static int check_categories(const struct vtrace_trace_config *tc,
 	vtrace_diags_free(&diags);
 	if (ret) {
 		vtrace_err("cannot use the category files");
+		/* A file with errors, or one that could not be read. */
+		ret = ret == -EINVAL ? VTRACE_EXIT_FAIL : VTRACE_EXIT_USAGE;
 		goto out;
 	}
 	for (i = 0; i < tc->atrace_categories.nr; i++) {
@@ -189,7 +191,7 @@ static int check_categories(const struct vtrace_trace_config *tc,
 			vtrace_err(
 				"unknown category '%s' (see vtrace categories)",
 				name);
-			ret = -ENOENT;
+			ret = VTRACE_EXIT_FAIL;
 			goto out;
 		}
 		if (vendor)
@@ -212,11 +214,12 @@ int cmd_config(int argc, char **argv)
 	vtrace_trace_config_init(&tc);
 	if (parse_args(argc, argv, &tc, &files))
 		goto out;
-	status = VTRACE_EXIT_FAIL;
 	printf("# vtrace config %s: for perfetto --txt -c FILE, or vtrace record --config FILE\n",
 	       VTRACE_VERSION);
-	if (check_categories(&tc, &files, stdout))
+	status = check_categories(&tc, &files, stdout);
+	if (status)
 		goto out;
+	status = VTRACE_EXIT_FAIL;
 	tc.has_buffer = true;
 	tc.buffer_size_kb = CONFIG_BUFFER_KB;
 	tc.fill_policy = VTRACE_FILL_RING_BUFFER;

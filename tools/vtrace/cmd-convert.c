@@ -89,6 +89,8 @@ int cmd_convert(int argc, char **argv)
 			out, vt_convert_format_names());
 		return VTRACE_EXIT_USAGE;
 	}
+	if (cli_check_input("convert", in))
+		return VTRACE_EXIT_USAGE;
 	if (split)
 		return cli_convert_dmtrace_split(format->name, in, out, quiet);
 	if (vt_convert(in, out, format, &res, msg, sizeof(msg))) {

@@ -340,6 +340,8 @@ int cmd_profile(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	file = argv[argc - 1];
+	if (cli_check_input("profile", file))
+		return VTRACE_EXIT_USAGE;
 	if (cli_load_slices("profile", file, &s)) {
 		vt_slices_free(&s);
 		return VTRACE_EXIT_FAIL;

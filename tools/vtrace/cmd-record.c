@@ -79,6 +79,7 @@ struct record_opts {
  * @session: the recording's session
  * @journal: what the recording changes, for undoing it after a SIGKILL
  * @aborted: why a higher-priority exclusive session aborted it, or NULL
+ * @files_status: the exit status of a failure to load the category files
  * @map: the category files, which @sel and @events borrow names from
  * @sel: the events asked for
  * @events: those of them on this kernel, to record
@@ -98,6 +99,7 @@ struct record {
 	struct vtrace_session *session;
 	struct vtrace_journal *journal;
 	const char *aborted;
+	int files_status;
 	struct vtrace_catmap map;
 	struct vtrace_selection sel;
 	const char **events;
@@ -584,9 +586,12 @@ static int resolve_events(struct record *r)
 	size_t i;
 	int ret = 0;
 
-	if (o->nr_cats && !r->map.nr_files &&
-	    cli_load_selection_files(&o->catfiles, &r->map, "record"))
-		return -EINVAL;
+	if (o->nr_cats && !r->map.nr_files) {
+		r->files_status = cli_load_selection_files(&o->catfiles,
+							   &r->map, "record");
+		if (r->files_status)
+			return -EINVAL;
+	}
 	for (i = 0; !ret && i < o->nr_cats; i++)
 		ret = vtrace_selection_add_category(&r->sel, &r->map,
 						    o->cats[i]);
@@ -1324,6 +1329,7 @@ int cmd_record(int argc, char **argv)
 
 	if (prepare(&r) || start(&r)) {
 		finish(&r);
+		status = r.files_status ?: status;
 		goto out;
 	}
 	if (opts.background)

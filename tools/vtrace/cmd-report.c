@@ -453,6 +453,8 @@ int cmd_report(int argc, char **argv)
 		return VTRACE_EXIT_USAGE;
 	}
 	r.file = argv[optind];
+	if (cli_check_input("report", r.file))
+		return VTRACE_EXIT_USAGE;
 	if (vt_dmtrace_probe(r.file))
 		return report_dmtrace(r.file, r.json, events || cpu >= 0);
 

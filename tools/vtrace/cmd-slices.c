@@ -167,6 +167,8 @@ int cmd_slices(int argc, char **argv)
 		slices_usage(stderr);
 		return VTRACE_EXIT_USAGE;
 	}
+	if (cli_check_input("slices", argv[optind]))
+		return VTRACE_EXIT_USAGE;
 	if (cli_load_slices("slices", argv[optind], &s)) {
 		vt_slices_free(&s);
 		return VTRACE_EXIT_FAIL;
