@@ -14,7 +14,7 @@
 
 if [ -z "$VTRACE_NET_NS" ] && [ "$(id -u)" = 0 ] &&
 	command -v trace-cmd > /dev/null && command -v unshare > /dev/null &&
-	command -v ip > /dev/null; then
+	command -v ip > /dev/null && command -v python3 > /dev/null; then
 	VTRACE_NET_NS=1 exec unshare -n sh -c 'ip link set lo up && exec sh "$0"' "$0"
 fi
 
@@ -49,7 +49,7 @@ ktap_print_header
 vt_require_root
 vt_require_tracefs
 if [ -z "$VTRACE_NET_NS" ]; then
-	ktap_skip_all "needs trace-cmd, unshare and ip (the host's tests)"
+	ktap_skip_all "needs trace-cmd, unshare, ip and python3 (the host's tests)"
 	exit "$KSFT_SKIP"
 fi
 ktap_set_plan 9

@@ -6,7 +6,7 @@
 # powers off.  Every line the
 # host parses is framed by "### vtrace-" markers; test output is KTAP.
 
-export PATH=/bin:/sbin
+export PATH=/bin:/sbin:/usr/bin
 export VTRACE_KO=/vtrace/vtrace.ko
 export VTRACE_DEBUG_KO=/vtrace/debug/vtrace.ko
 export VTRACE_BIN=/vtrace/bin/vtrace
@@ -82,7 +82,7 @@ run_no_debugfs() {
 run_bench() {
 	insmod "$VTRACE_KO" || return
 	echo "### vtrace-bench BEGIN"
-	PATH=/usr/bin:$PATH sh /vtrace/bench/guest-burst-bench.sh
+	sh /vtrace/bench/guest-burst-bench.sh
 	echo "### vtrace-bench END"
 	rmmod vtrace
 }

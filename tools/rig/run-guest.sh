@@ -10,8 +10,8 @@
 #
 # Without --demo, the guest runs the kselftests and the result of the console
 # check is printed by console-check.sh; the exit status is non-zero on any
-# failure.  --bench runs tools/bench/guest-burst-bench.sh instead, with the
-# host's trace-cmd in the initramfs (x86_64 targets), and prints its table.
+# failure.  --bench runs tools/bench/guest-burst-bench.sh instead and prints
+# its table.  Every initramfs has Debian's trace-cmd in /usr/bin.
 # Work files go to .cache/rig/TARGET/.
 
 set -euo pipefail
@@ -75,8 +75,9 @@ cp "$work/src-debug/vtrace.ko" "$stage/vtrace/debug/vtrace.ko"
 
 # Userspace for the guest is linked statically: the initramfs has no libc.
 # For arm64 the libraries come from Debian's arm64 packages, unpacked by
-# fetch-arm64-libs.sh, which prints the pkg-config settings to use them.
-if [ "$ARCH" = arm64 ] && [ -f "$top/tools/vtrace/Makefile" ]; then
+# fetch-arm64-libs.sh, which prints the pkg-config settings to use them
+# (and where it unpacked the arm64 trace-cmd, for the initramfs).
+if [ "$ARCH" = arm64 ]; then
 	arm64_env=$("$rig/fetch-arm64-libs.sh")
 	eval "$arm64_env"
 fi
@@ -134,17 +135,44 @@ for applet in $(busybox --list); do
 	[ "$applet" = busybox ] || ln -sf busybox "$stage/bin/$applet"
 done
 install -m 0755 "$rig/guest-init.sh" "$stage/init"
-if [ "$mode" = bench ]; then
-	# The peer tool, with the shared libraries it needs, at the paths the
-	# host has them: the guest's arch is the host's.
-	[ "$ARCH" = x86_64 ] || { log "--bench needs an x86_64 target"; exit 2; }
-	mkdir -p "$stage/vtrace/bench" "$stage/usr/bin"
-	cp "$top/tools/bench/guest-burst-bench.sh" "$stage/vtrace/bench/"
-	cp /usr/bin/trace-cmd "$stage/usr/bin/"
-	for lib in $(ldd /usr/bin/trace-cmd | grep -o '/[^ ]*'); do
-		mkdir -p "$stage$(dirname "$lib")"
-		cp -L "$lib" "$stage$lib"
+# Debian's trace-cmd, for the tests that run "trace-cmd listen" or read
+# files back in the guest and for --bench: the host's own on x86_64, the
+# arm64 package's (fetch-arm64-libs.sh) on arm64, with the dynamic loader
+# and the shared libraries it needs, at the paths Debian has them.
+case "$ARCH" in
+x86_64) tc_root='' triplet=x86_64-linux-gnu ;;
+arm64) tc_root=$VTRACE_ARM64_TRACE_CMD_ROOT triplet=aarch64-linux-gnu ;;
+esac
+# add_elf FILE - FILE (its path in the guest) from $tc_root, then its
+# program interpreter and, recursively, the libraries it needs.
+add_elf() {
+	local file=$1 interp lib dir
+	[ -e "$stage$file" ] && return
+	mkdir -p "$stage$(dirname "$file")"
+	cp -L "$tc_root$file" "$stage$file"
+	interp=$(readelf -l "$tc_root$file" |
+		sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
+	[ -z "$interp" ] || add_elf "$interp"
+	for lib in $(readelf -d "$tc_root$file" |
+		sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+		for dir in /lib/$triplet /usr/lib/$triplet; do
+			[ -e "$tc_root$dir/$lib" ] || continue
+			add_elf "$dir/$lib"
+			continue 2
+		done
+		log "$file needs $lib, which is not in ${tc_root:-/}"
+		exit 1
 	done
+}
+add_elf /usr/bin/trace-cmd
+# "trace-cmd listen" names a client by getnameinfo(), which fails without
+# a hosts file to look in (no DNS in the guest): loopback's name only.
+mkdir -p "$stage/etc"
+echo "127.0.0.1 localhost" >"$stage/etc/hosts"
+echo "hosts: files" >"$stage/etc/nsswitch.conf"
+if [ "$mode" = bench ]; then
+	mkdir -p "$stage/vtrace/bench"
+	cp "$top/tools/bench/guest-burst-bench.sh" "$stage/vtrace/bench/"
 fi
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
 
