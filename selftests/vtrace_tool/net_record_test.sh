@@ -4,7 +4,8 @@
 # vtrace record -N HOST:PORT against Debian's real "trace-cmd listen", both
 # ends in a private network namespace (loopback only; the listener binds
 # every interface, so it never runs outside one): the listener's file holds,
-# per CPU, exactly the events vtrace says it sent, over TCP and UDP, and
+# per CPU, exactly the events vtrace says it sent, over TCP (spliced from
+# the ring buffer, or written from the read path's memory) and UDP, and
 # KernelShark reads it; a collector that is unreachable, not trace-cmd, gone
 # mid-recording (with and without --fallback-output) or too slow (back-
 # pressure, counted as loss) and bad HOST:PORT values each end as documented,
@@ -52,7 +53,7 @@ if [ -z "$VTRACE_NET_NS" ]; then
 	ktap_skip_all "needs trace-cmd, unshare, ip and python3 (the host's tests)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 9
+ktap_set_plan 10
 
 # start_listener DIR - trace-cmd listen on a new port, files into DIR.
 start_listener() {
@@ -123,17 +124,21 @@ record_bg() {
 mkdir "$idir"
 before=$(settings_of "$idir")
 
-# stream NAME TRANSPORT EVENT MARKERS PAUSE - EVENT and markers to the
-# listener. UDP at a pace its listener keeps up with: a datagram its socket
-# has no room for is dropped there, unseen by the sender (see
-# Documentation/vtrace-net.rst); the namespace's UdpRcvbufErrors tells.
+# stream NAME TRANSPORT READER SPLICED EVENT MARKERS PAUSE - EVENT and
+# markers to the listener with --reader READER; SPLICED: whether the data
+# connections are to be fed by splice from the ring buffer (y) or written
+# (n), as the summary, -v and --json tell. UDP at a pace its listener keeps
+# up with: a datagram its socket has no room for is dropped there, unseen
+# by the sender (see Documentation/vtrace-net.rst); the namespace's
+# UdpRcvbufErrors tells.
 stream() {
 	d=$work/$1
-	nm=$4
+	spliced=$4
+	nm=$6
 	expect start_listener "$d"
-	record_bg -N "127.0.0.1:$port" "$2" -e "$3" -t 3 --json
+	record_bg -N "127.0.0.1:$port" "$2" --reader "$3" -e "$5" -t 3 --json -v
 	expect wait_started
-	markers "$nm" "$5"
+	markers "$nm" "$7"
 	wait "$vpid"
 	rc=$?
 	cp "$work/out" "$d.json"
@@ -149,13 +154,29 @@ stream() {
 		ktap_print_msg "received: $(cat "$d.got" | tr '\n' ' '); sent: $(cat "$d.sent" | tr '\n' ' '); $(nstat -az UdpRcvbufErrors 2> /dev/null | grep Udp)"
 	expect [ "$(json_get "$d.json" 'j["output"]')" = "127.0.0.1:$port" ]
 	expect [ "$(json_get "$d.json" 'j["lost"]')" = 0 ]
+	# Splice moves complete sub-buffers; the drain's last ones are written.
+	c='j["collector"]'
+	n_sent=$(json_get "$d.json" "${c}[\"sent_subbufs\"]")
+	n_spliced=$(json_get "$d.json" "${c}[\"spliced_subbufs\"]")
+	n_written=$((n_sent - n_spliced))
+	if [ "$spliced" = y ]; then
+		expect [ "$n_spliced" -gt 0 ]
+		expect [ "$n_written" -le "$(nproc)" ]
+	else
+		expect [ "$n_spliced" = 0 ]
+	fi
+	expect [ "$(json_get "$d.json" "'splice_error' in ${c}")" = False ]
+	expect contains "$(cat "$work/err")" "vtrace: data connections: $n_spliced of $n_sent sub-buffers spliced from the ring buffer, $n_written written"
 	expect [ "$(settings_of "$idir")" = "$before" ]
 	stop_listener
 	result "$1"
 }
 
-stream net_tcp_listener_gets_exactly_what_was_sent --tcp sched/sched_switch 3000
-stream net_udp_listener_gets_exactly_what_was_sent --udp \
+stream net_tcp_listener_gets_exactly_what_was_sent --tcp auto y \
+	sched/sched_switch 3000
+stream net_tcp_read_path_writes_exactly_what_was_sent --tcp read n \
+	sched/sched_switch 3000
+stream net_udp_listener_gets_exactly_what_was_sent --udp auto n \
 	sched/sched_process_exec 300 0.2
 if bash -c ". '$here/kshark_check.sh' && kshark_same_events '$f'"; then
 	ktap_test_pass net_received_file_reads_in_kernelshark

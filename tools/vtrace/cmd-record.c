@@ -1072,6 +1072,17 @@ static void print_net_summary(const struct record *r,
 		vtrace_warn(
 			"LOST %llu EVENTS to back-pressure: the collector could not take %llu sub-buffers at once",
 			backpressure, st.dropped_subbufs);
+	if (!o->verbose)
+		return;
+	if (st.splice_err)
+		fprintf(stderr,
+			"vtrace: cpu%d: splice into the data connection failed (%s): its sub-buffers were written instead\n",
+			st.splice_err_cpu, strerror(st.splice_err));
+	fprintf(stderr,
+		"vtrace: data connections: %llu of %llu sub-buffers spliced from the ring buffer, %llu written%s\n",
+		st.spliced_subbufs, st.sent_subbufs,
+		st.sent_subbufs - st.spliced_subbufs,
+		o->net_opts.udp ? " (UDP: one datagram per sub-buffer)" : "");
 }
 
 static void json_net(struct vtrace_json *j, const struct record *r)
@@ -1085,7 +1096,10 @@ static void json_net(struct vtrace_json *j, const struct record *r)
 			   r->opts->net_opts.udp ? "udp" : "tcp");
 	vtrace_json_uint(j, "sent_bytes", st.sent_bytes);
 	vtrace_json_uint(j, "sent_subbufs", st.sent_subbufs);
+	vtrace_json_uint(j, "spliced_subbufs", st.spliced_subbufs);
 	vtrace_json_uint(j, "dropped_subbufs", st.dropped_subbufs);
+	if (st.splice_err)
+		vtrace_json_string(j, "splice_error", strerror(st.splice_err));
 	vtrace_json_bool(j, "gone", st.gone);
 	if (st.gone)
 		vtrace_json_string(j, "gone_reason", st.gone_reason);

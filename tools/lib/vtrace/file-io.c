@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Whole positioned reads and writes, opening inputs (see file-io.h).
+ * Whole reads and writes, opening inputs (see file-io.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -63,6 +63,34 @@ int vt_pread_all(int fd, void *buf, size_t len, off_t off)
 			return -ENODATA;
 		p += n;
 		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * vt_read_all - read exactly @len bytes
+ * @fd: a pipe (or file) that holds them
+ * @buf: where to put them
+ * @len: how many
+ *
+ * Return: 0 or a negative errno (-ENODATA when it ends first, -EAGAIN
+ * when a non-blocking pipe holds fewer).
+ */
+int vt_read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENODATA;
+		p += n;
 		len -= n;
 	}
 	return 0;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Whole positioned reads and writes, for the library's file formats, and
+ * Whole positioned reads and writes, for the library's file formats, a
+ * whole read of what a pipe holds, and
  * the one way the library opens a file it is given to read.
  * Internal to the library.
  */
@@ -12,6 +13,7 @@
 
 int vt_pwrite_all(int fd, const void *buf, size_t len, off_t off);
 int vt_pread_all(int fd, void *buf, size_t len, off_t off);
+int vt_read_all(int fd, void *buf, size_t len);
 
 /*
  * vt_input_open()'s error for an input that is not a regular file (a FIFO,

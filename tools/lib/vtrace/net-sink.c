@@ -22,6 +22,7 @@
 #include <vtrace/net-sink.h>
 #include <vtrace/sink.h>
 
+#include "file-io.h"
 #include "tracecmd-msg.h"
 #include "tracedat-writer.h"
 
@@ -41,7 +42,10 @@
  * @pending_len: bytes of it still to send
  * @sent_bytes: bytes of sub-buffers the connection took
  * @sent_subbufs: sub-buffers in them
+ * @spliced_subbufs: those of them spliced from the reader's pipe
  * @dropped_subbufs: sub-buffers it could not take at once
+ * @splice_err: the errno of a splice into the socket that failed, after
+ *	which this CPU's sub-buffers are written instead; 0 if none did
  */
 struct net_cpu {
 	int fd;
@@ -49,7 +53,9 @@ struct net_cpu {
 	size_t pending_len;
 	unsigned long long sent_bytes;
 	unsigned long long sent_subbufs;
+	unsigned long long spliced_subbufs;
 	unsigned long long dropped_subbufs;
+	int splice_err;
 };
 
 /**
@@ -435,6 +441,45 @@ static int net_add_subbuf(struct vtrace_sink *sink, int cpu, const void *subbuf,
 	return 0;
 }
 
+/*
+ * A TCP connection takes the pages of the reader's pipe as they are;
+ * whatever is not spliced on goes through @spill and net_add_subbuf(),
+ * which keeps the stream whole (a tail taken in part goes first) and
+ * counts what a blocked connection cannot take.
+ */
+static int net_splice_subbuf(struct vtrace_sink *sink, int cpu, int pipe,
+			     size_t size, void *spill)
+{
+	struct net_sink *ns = priv_of(sink);
+	struct net_cpu *c = &ns->cpus[cpu];
+	ssize_t n = -1;
+	int ret;
+
+	if (!atomic_load(&ns->gone) && !c->pending_len && !c->splice_err) {
+		n = splice(pipe, NULL, c->fd, NULL, size,
+			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n < 0 && (errno == EINVAL || errno == EOPNOTSUPP))
+			c->splice_err = errno;
+	}
+	if (n > 0) {
+		/* The rest, after the part the stream took, before the next. */
+		ret = vt_read_all(pipe, c->pending + n, size - n);
+		if (ret)
+			return set_err(ns, ret, "cpu%d's pipe: %s", cpu,
+				       strerror(-ret));
+		c->pending_len = size - n;
+		c->sent_bytes += size;
+		c->sent_subbufs++;
+		c->spliced_subbufs++;
+		return 0;
+	}
+	ret = vt_read_all(pipe, spill, size);
+	if (ret)
+		return set_err(ns, ret, "cpu%d's pipe: %s", cpu,
+			       strerror(-ret));
+	return net_add_subbuf(sink, cpu, spill, size);
+}
+
 /* The tails still pending, waiting at most FLUSH_TIMEOUT_MS for each. */
 static int flush_data(struct net_sink *ns)
 {
@@ -538,6 +583,7 @@ static const struct vtrace_sink_ops net_sink_ops = {
 	.name = "tracecmd-listen",
 	.begin = net_begin,
 	.add_subbuf = net_add_subbuf,
+	.splice_subbuf = net_splice_subbuf,
 	.finish = net_finish,
 	.abort = net_abort,
 	.partial = net_partial,
@@ -571,7 +617,9 @@ static int connect_listener(struct net_sink *ns)
  * @err_len: room in @err
  *
  * Connects to the listener and checks that it speaks trace-cmd's
- * protocol version 3 now, before any tracefs change.
+ * protocol version 3 now, before any tracefs change. The caller ignores
+ * or blocks SIGPIPE: a splice into a connection the collector closed
+ * raises it (send() is told not to).
  *
  * Return: 0; -ECONNREFUSED, -ETIMEDOUT, -EHOSTUNREACH (no such host) and
  * the like when it cannot be reached; -EPROTO when what answers is not a
@@ -596,6 +644,8 @@ int vtrace_net_sink_create(const struct vtrace_net_opts *opts,
 	sink->ops = &net_sink_ops;
 	sink->priv = ns;
 	sink->max_subbuf_size = opts->udp ? VTRACE_NET_UDP_SUBBUF_SIZE : 0;
+	/* A splice into a UDP socket need not keep a datagram a sub-buffer. */
+	sink->splice = !opts->udp;
 	if (opts->fallback) {
 		ns->fallback_path = strdup(opts->fallback);
 		if (!ns->fallback_path)
@@ -653,7 +703,12 @@ void vtrace_net_sink_status(const struct vtrace_sink *sink,
 	for (cpu = 0; ns->cpus && cpu < ns->nr_cpus; cpu++) {
 		st->sent_bytes += ns->cpus[cpu].sent_bytes;
 		st->sent_subbufs += ns->cpus[cpu].sent_subbufs;
+		st->spliced_subbufs += ns->cpus[cpu].spliced_subbufs;
 		st->dropped_subbufs += ns->cpus[cpu].dropped_subbufs;
+		if (ns->cpus[cpu].splice_err && !st->splice_err) {
+			st->splice_err = ns->cpus[cpu].splice_err;
+			st->splice_err_cpu = cpu;
+		}
 	}
 	st->gone = atomic_load(&ns->gone);
 	st->fallback_bytes = atomic_load(&ns->fallback_bytes);

@@ -11,7 +11,8 @@
  *
  * The connection is made and the listener checked when the sink is
  * created, before the recorder touches tracefs. Each CPU's sub-buffers
- * go to its own data connection without waiting: one the connection
+ * go to its own data connection without waiting (over TCP spliced from
+ * the ring buffer on the splice reader path): one the connection
  * cannot take at once is dropped and counted (back-pressure), never
  * queued behind the kernel's buffer. When the collector goes away the
  * recording stops, or with a fallback file goes on into it.
@@ -57,8 +58,14 @@ struct vtrace_net_opts {
  * struct vtrace_net_status - what a stream did
  * @sent_bytes: bytes of sub-buffers the collector's connections took
  * @sent_subbufs: sub-buffers in them
+ * @spliced_subbufs: those of them spliced from the ring buffer into the
+ *	socket (TCP, splice reader path), never copied to user memory; the
+ *	others were written from the readers' memory
  * @dropped_subbufs: sub-buffers dropped because a connection could not
  *	take them at once
+ * @splice_err: the errno of the first splice into a socket that failed
+ *	(that CPU's sub-buffers were written from then on), 0 if none
+ * @splice_err_cpu: the CPU it failed on
  * @gone: the collector went away during the recording
  * @gone_reason: how it showed ("cpu1: Connection reset by peer"), "" if not
  * @fallback_bytes: bytes that went into the fallback file instead
@@ -66,7 +73,10 @@ struct vtrace_net_opts {
 struct vtrace_net_status {
 	unsigned long long sent_bytes;
 	unsigned long long sent_subbufs;
+	unsigned long long spliced_subbufs;
 	unsigned long long dropped_subbufs;
+	int splice_err;
+	int splice_err_cpu;
 	bool gone;
 	const char *gone_reason;
 	unsigned long long fallback_bytes;

@@ -31,6 +31,8 @@
 #include <vtrace/ring-stats.h>
 #include <vtrace/test-phase.h>
 
+#include "file-io.h"
+
 #define DEFAULT_PERIOD_MS 1000
 /*
  * Sub-buffer size, where the kernel lets it be chosen (6.8 and later).
@@ -748,6 +750,29 @@ static int to_sink(void *ctx, int cpu, const void *subbuf, size_t size)
 	return t->sink_err;
 }
 
+/* to_sink() for a sub-buffer still in a pipe (vtrace_ring_pipe_fn). */
+static int to_sink_pipe(void *ctx, int cpu, int pipe, size_t size, void *spill)
+{
+	struct cpu_thread *t = ctx;
+	struct vtrace_sink *sink = t->rec->sink;
+	int ret;
+
+	if (over_limit(t->rec, size)) {
+		ret = vt_read_all(pipe, spill, size);
+		return ret ?: discard_subbuf(ctx, cpu, spill, size);
+	}
+	t->sink_err = sink->ops->splice_subbuf(sink, cpu, pipe, size, spill);
+	if (t->sink_err == VTRACE_SINK_DROPPED) {
+		t->sink_err = 0;
+		t->dropped_events +=
+			vtrace_ring_subbuf_events(t->rec->readers[cpu], spill);
+		t->dropped_bytes += size;
+	} else if (!t->sink_err) {
+		vtrace_test_phase("streaming");
+	}
+	return t->sink_err;
+}
+
 /* After a sink failure: empty the buffer, count what it held as lost. */
 static int discard_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
 {
@@ -795,6 +820,7 @@ static int consume_cpu(struct cpu_thread *t, bool drain)
 {
 	struct vtrace_recorder *rec = t->rec;
 	struct vtrace_ring_reader *reader = rec->readers[t->cpu];
+	vtrace_ring_pipe_fn pipe_fn;
 	vtrace_ring_subbuf_fn fn;
 	int ret;
 
@@ -802,6 +828,10 @@ static int consume_cpu(struct cpu_thread *t, bool drain)
 		t->discarding = true;
 	for (;;) {
 		fn = t->discarding ? discard_subbuf : to_sink;
+		/* Not on the other reader paths (-EOPNOTSUPP): add_subbuf. */
+		pipe_fn = rec->sink->splice && !t->discarding ? to_sink_pipe :
+								NULL;
+		vtrace_ring_reader_splice_out(reader, pipe_fn);
 		t->sink_err = 0;
 		ret = drain ? vtrace_ring_reader_drain(reader, fn, t) :
 			      vtrace_ring_reader_consume(reader, fn, t);

@@ -41,6 +41,7 @@ struct vtrace_ring_reader {
 	size_t subbuf_size;
 	struct kbuffer *kbuf;
 	struct vtrace_ring_stats stats;
+	vtrace_ring_pipe_fn pipe_fn;
 	void *priv;
 };
 

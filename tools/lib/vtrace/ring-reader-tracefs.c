@@ -11,6 +11,11 @@
  * sub-buffers; the partly filled one the writer is on is read() by
  * tracefs_cpu_flush() at the drain.
  *
+ * With vtrace_ring_reader_splice_out(), splice moves one complete
+ * sub-buffer at a time into the pipe and hands over the pipe, so that the
+ * output can splice it on (into a socket) without its pages ever being
+ * copied to user memory.
+ *
  * read, the last resort: libtracefs reads one sub-buffer at a time from
  * trace_pipe_raw, the kernel copying it out.  Unlike splice() it also
  * returns the partly filled sub-buffer the writer is on, so it needs
@@ -305,6 +310,39 @@ static int splice_batch(struct vtrace_ring_reader *reader)
 }
 
 /*
+ * Complete sub-buffers spliced into the pipe one at a time and passed to
+ * reader->pipe_fn, at most up to @max since @start (0: no limit). The
+ * pipe is empty between calls (splice_batch() reads back all it moved,
+ * the callback empties it); a sub-buffer the callback refused is in
+ * st->buf, pending, for hand_out().
+ */
+static int hand_out_piped(struct vtrace_ring_reader *reader,
+			  unsigned long long start, unsigned int max, void *ctx)
+{
+	struct tcpu_state *st = reader->priv;
+	ssize_t n;
+	int ret;
+
+	while (!max || reader->stats.subbufs - start < max) {
+		n = splice(reader->fd, NULL, st->pipe[1], NULL,
+			   reader->subbuf_size,
+			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n <= 0)
+			return read_result(n);
+		reader->stats.batches++;
+		ret = reader->pipe_fn(ctx, reader->cpu, st->pipe[0], n,
+				      st->buf);
+		if (ret) {
+			st->pending = true;
+			return ret;
+		}
+		reader->stats.subbufs++;
+		reader->stats.bytes += reader->subbuf_size;
+	}
+	return 0;
+}
+
+/*
  * What was spliced is handed out before any flush: tracefs_cpu_flush()
  * reads the file, and the sub-buffers it returns come after them. Past
  * @max, the rest of a batch is handed out first next time.
@@ -322,6 +360,10 @@ static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
 		ret = hand_out_spliced(reader, start, max, fn, ctx);
 		if (ret || st->spliced_pos < st->spliced_len)
 			break;
+		if (reader->pipe_fn) {
+			ret = hand_out_piped(reader, start, max, ctx);
+			break;
+		}
 		ret = splice_batch(reader);
 		if (ret <= 0)
 			break;

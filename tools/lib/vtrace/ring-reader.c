@@ -263,6 +263,31 @@ int vtrace_ring_reader_drain(struct vtrace_ring_reader *reader,
 }
 
 /**
+ * vtrace_ring_reader_splice_out - hand complete sub-buffers over in a pipe
+ * @reader: a reader on the splice path
+ * @fn: what receives them from now on, instead of the consume's callback;
+ *	NULL: back to the callback
+ *
+ * For an output that can take a pipe's pages without a copy (a socket):
+ * consume then splices each complete sub-buffer from trace_pipe_raw into
+ * a pipe of the reader's and calls @fn, with the consume's context. The
+ * drain's partly filled sub-buffers, and one @fn refused, still go to the
+ * consume's callback. The events are counted from the kernel's side, as
+ * on the splice path; the sub-buffers' missed-events flags are not read
+ * (the ring buffer's own lost count stands).
+ *
+ * Return: 0, or -EOPNOTSUPP on another path.
+ */
+int vtrace_ring_reader_splice_out(struct vtrace_ring_reader *reader,
+				  vtrace_ring_pipe_fn fn)
+{
+	if (reader->ops->path != VTRACE_READER_SPLICE)
+		return -EOPNOTSUPP;
+	reader->pipe_fn = fn;
+	return 0;
+}
+
+/**
  * vtrace_ring_reader_fd - the descriptor to poll() for POLLIN
  * @reader: the reader
  *

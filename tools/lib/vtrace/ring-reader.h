@@ -74,6 +74,22 @@ struct vtrace_ring_stats {
 typedef int (*vtrace_ring_subbuf_fn)(void *ctx, int cpu, const void *subbuf,
 				     size_t size);
 
+/**
+ * typedef vtrace_ring_pipe_fn - receives one sub-buffer still in a pipe
+ * @ctx: the caller's context, as for the consume's vtrace_ring_subbuf_fn
+ * @cpu: the CPU it was read from
+ * @pipe: the read end of a pipe holding the sub-buffer and nothing else
+ * @size: its size (the ring buffer's sub-buffer size)
+ * @spill: @size bytes to read the sub-buffer out into, for a callback
+ *	that does not splice it on
+ *
+ * The callback leaves the pipe empty. Return 0, or a negative errno with
+ * the sub-buffer in @spill: the reader then returns that error and offers
+ * the sub-buffer again, from memory, to the next consume's callback.
+ */
+typedef int (*vtrace_ring_pipe_fn)(void *ctx, int cpu, int pipe, size_t size,
+				   void *spill);
+
 int vtrace_ring_reader_open(struct tracefs_instance *instance, int cpu,
 			    enum vtrace_reader_path path,
 			    struct vtrace_ring_reader **out);
@@ -82,6 +98,8 @@ int vtrace_ring_reader_consume(struct vtrace_ring_reader *reader,
 			       vtrace_ring_subbuf_fn fn, void *ctx);
 int vtrace_ring_reader_drain(struct vtrace_ring_reader *reader,
 			     vtrace_ring_subbuf_fn fn, void *ctx);
+int vtrace_ring_reader_splice_out(struct vtrace_ring_reader *reader,
+				  vtrace_ring_pipe_fn fn);
 int vtrace_ring_reader_fd(const struct vtrace_ring_reader *reader);
 size_t vtrace_ring_reader_subbuf_size(const struct vtrace_ring_reader *reader);
 enum vtrace_reader_path

@@ -102,6 +102,12 @@ struct vtrace_sink_end {
  *	sub-buffer's events count as lost to back-pressure, the recording
  *	goes on); or a negative errno: the recording then stops (what was
  *	added before is kept) and the sub-buffer counts as lost.
+ * @splice_subbuf: used instead of @add_subbuf when @splice is set, for
+ *	complete sub-buffers still in a pipe (@pipe, its read end, holding
+ *	exactly @size bytes): move it on without copying it to memory. The
+ *	pipe is left empty; a sub-buffer not spliced on (dropped, written
+ *	instead, failed) is read out into @spill, @size bytes, first.
+ *	Returns as @add_subbuf does.
  * @finish: complete the output after the last sub-buffer (also after an
  *	@add_subbuf failure). Return 0 or a negative errno.
  * @abort: drop an output that will not be finished (the set-up failed
@@ -119,6 +125,8 @@ struct vtrace_sink_ops {
 		     const struct vtrace_sink_info *info);
 	int (*add_subbuf)(struct vtrace_sink *sink, int cpu, const void *subbuf,
 			  size_t size);
+	int (*splice_subbuf)(struct vtrace_sink *sink, int cpu, int pipe,
+			     size_t size, void *spill);
 	int (*finish)(struct vtrace_sink *sink,
 		      const struct vtrace_sink_end *end);
 	void (*abort)(struct vtrace_sink *sink);
@@ -137,12 +145,16 @@ struct vtrace_sink_ops {
  * @max_subbuf_size: the largest sub-buffer the output can carry (a UDP
  *	datagram's limit); 0: any. The recorder chooses sub-buffers no
  *	larger where the kernel lets it.
+ * @splice: on the splice reader path, complete sub-buffers go to
+ *	->splice_subbuf() in a pipe; the rest (the drain's partly filled
+ *	ones, other paths) to ->add_subbuf()
  * @priv: the format's own state
  */
 struct vtrace_sink {
 	const struct vtrace_sink_ops *ops;
 	char *path;
 	size_t max_subbuf_size;
+	bool splice;
 	void *priv;
 };
 
