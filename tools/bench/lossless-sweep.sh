@@ -201,12 +201,14 @@ for kb in $buffers; do
 		sweep "$reader" "$kb"
 	done
 	case " $readers " in
-	*" default "*" trace-cmd"*) compare "$kb" ;;
+	*" default "*)
+		case " $readers " in *" trace-cmd"*) compare "$kb" ;; esac ;;
 	esac
 done
 
 # CPU per MB at the normal policy: above the readers, the unbounded storm
 # would leave them nothing.
+sweep_prio=$storm_prio
 storm_prio=0
 cpu_rows=()
 for rate in "$common" 0; do
@@ -220,7 +222,7 @@ for rate in "$common" 0; do
 done
 
 echo "host: $(uname -sr), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "load: raw_syscalls (filter '$filter') and syscalls' getppid events, 4 per call, getppid at a fixed rate per CPU for ${secs}s on $(nproc) CPUs, the storm at SCHED_FIFO $storm_prio (0: normal); lost = the kernel's per-CPU overrun + dropped"
+echo "load: raw_syscalls (filter '$filter') and syscalls' getppid events, 4 per call, getppid at a fixed rate per CPU for ${secs}s on $(nproc) CPUs, the storm at SCHED_FIFO $sweep_prio (0: normal); lost = the kernel's per-CPU overrun + dropped"
 echo
 echo "Highest lossless rate (getppid/s per CPU asked for, $steps bisection steps; achieved: what the storm made of it, with the loss of that run), and the loss at 1.5x and 2x it:"
 echo
