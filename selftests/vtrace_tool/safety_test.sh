@@ -46,7 +46,7 @@ vt_require_root
 vt_require_tracefs
 top_was_on=$(grep -x "${event%/*}:${event#*/}" "$TRACEFS/set_event")
 
-ktap_set_plan 8
+ktap_set_plan 9
 
 # vt_run_in DIR ARGS...: vt_run with VTRACE_STATE_DIR=DIR.
 vt_run_in() {
@@ -175,6 +175,28 @@ VTRACE_CATEGORIES=$work/cats-link.txt "$VTRACE" categories > "$work/out" 2>&1
 expect [ $? = 0 ]
 expect grep -q "^mycat" "$work/out"
 result non_regular_inputs_refused_at_once
+
+# What vtrace writes besides traces is written as they are: a FIFO,
+# device or directory at the output's name is refused at once (a FIFO
+# held profile --dot forever), with the same message for every output.
+if [ -z "$reads_tracedat" ]; then
+	ktap_test_skip "non_regular_outputs_refused_at_once (static build: no method trace to profile)"
+else
+	mkfifo "$work/out.fifo"
+	for dest in "$work/out.fifo" /dev/null; do
+		within5 profile "$work/c.trace" --dot "$dest"
+		expect [ "$rc" = 1 ]
+		expect [ "$err" = "vtrace: error: profile: $dest: not a regular file" ]
+	done
+	within5 convert "$work/t.dat" "$work/out.fifo" --format perfetto
+	expect [ "$rc" = 1 ]
+	expect [ "$err" = "vtrace: error: convert: $work/out.fifo: not a regular file" ]
+	within5 convert "$work/t.dat" "$work/out.fifo" --format dmtrace
+	expect [ "$rc" = 1 ]
+	expect [ "$err" = "vtrace: error: convert: $work/out.fifo: not a regular file" ]
+	expect [ -p "$work/out.fifo" ]
+	result non_regular_outputs_refused_at_once
+fi
 
 # One exit status for one kind of bad input, whatever the command
 # (vtrace.1, EXIT STATUS): 2 for an input that cannot be read (a FIFO, a

@@ -6,7 +6,6 @@
  * The numbers are the library's (profile.h).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -16,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <vtrace/output-file.h>
 #include <vtrace/profile.h>
 
 #include "builtin.h"
@@ -180,27 +180,47 @@ static int print_json(const struct vt_profile *p)
 	return cli_finish_json(&j);
 }
 
+/* Why vt_output_file_create() or _commit() failed for @path. */
+static void output_error(const char *path, int err)
+{
+	vtrace_err("profile: %s: %s", path, vt_output_file_strerror(err));
+}
+
+/* Like a trace, written whole or not at all (see output-file.h). */
 static int write_dot(const struct vt_profile *p, const char *path,
 		     unsigned int threshold)
 {
-	int ret, fd, flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-	FILE *f;
+	struct vt_output_file out;
+	FILE *f = NULL;
+	int ret, fd;
 
-	/* Like a trace, the graph is the user's alone (see output-file.h). */
-	fd = open(path, flags, 0600);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
+	ret = vt_output_file_create(&out, path);
+	if (ret) {
+		output_error(path, ret);
+		return ret;
+	}
+	fd = dup(out.fd);
+	if (fd >= 0)
+		f = fdopen(fd, "w");
 	if (!f) {
 		ret = -errno;
 		if (fd >= 0)
 			close(fd);
-		vtrace_err("profile: %s: %s", path, strerror(-ret));
+		vt_output_file_discard(&out);
+		output_error(path, ret);
 		return ret;
 	}
 	ret = vt_profile_write_dot(p, f, threshold);
 	if (fclose(f) && !ret)
 		ret = -errno;
+	if (ret) {
+		vt_output_file_discard(&out);
+		output_error(path, ret);
+		return ret;
+	}
+	ret = vt_output_file_commit(&out, false);
 	if (ret)
-		vtrace_err("profile: %s: %s", path, strerror(-ret));
+		output_error(path, ret);
 	return ret;
 }
 
@@ -223,27 +243,40 @@ static bool on_path(const char *prog)
 	return found;
 }
 
+/* dot writes the temporary file, renamed to @png once complete. */
 static int render_png(const char *dot_path, const char *png)
 {
-	int status;
+	struct vt_output_file out;
+	int status, ret;
 	pid_t pid;
 
+	ret = vt_output_file_create(&out, png);
+	if (ret) {
+		output_error(png, ret);
+		return ret;
+	}
 	pid = fork();
 	if (pid < 0) {
-		vtrace_err("profile: fork: %s", strerror(errno));
-		return -errno;
+		ret = -errno;
+		vtrace_err("profile: fork: %s", strerror(-ret));
+		vt_output_file_discard(&out);
+		return ret;
 	}
 	if (!pid) {
-		execlp("dot", "dot", "-Tpng", "-o", png, dot_path,
+		execlp("dot", "dot", "-Tpng", "-o", out.tmp, dot_path,
 		       (char *)NULL);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
 		vtrace_err("profile: dot -Tpng -o %s %s failed", png, dot_path);
+		vt_output_file_discard(&out);
 		return -EIO;
 	}
-	return 0;
+	ret = vt_output_file_commit(&out, false);
+	if (ret)
+		output_error(png, ret);
+	return ret;
 }
 
 static int graphs(const struct vt_profile *p, const struct profile_opts *o)

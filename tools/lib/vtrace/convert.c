@@ -225,7 +225,8 @@ int vt_convert(const char *in, const char *out,
 
 	ret = vt_output_file_create(&file, out);
 	if (ret) {
-		snprintf(msg, msg_size, "%s: %s", out, strerror(-ret));
+		snprintf(msg, msg_size, "%s: %s", out,
+			 vt_output_file_strerror(ret));
 		goto out;
 	}
 	ret = format->create(&writer, file.fd, &input);

@@ -394,7 +394,8 @@ static int write_one(struct writer *w, const char *path, bool key, bool data,
 
 	ret = vt_output_file_create(&out, path);
 	if (ret)
-		return fail(msg, msg_size, ret, "%s: %s", path, strerror(-ret));
+		return fail(msg, msg_size, ret, "%s: %s", path,
+			    vt_output_file_strerror(ret));
 	fd = dup(out.fd);
 	if (fd >= 0)
 		f = fdopen(fd, "w");

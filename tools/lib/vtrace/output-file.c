@@ -24,6 +24,11 @@ int vt_output_file_check(const char *path)
 	return S_ISREG(st.st_mode) ? 0 : -EINVAL;
 }
 
+const char *vt_output_file_strerror(int err)
+{
+	return err == -EINVAL ? "not a regular file" : strerror(-err);
+}
+
 int vt_output_file_create(struct vt_output_file *out, const char *path)
 {
 	const char *base = strrchr(path, '/');

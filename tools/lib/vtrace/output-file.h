@@ -42,6 +42,15 @@ struct vt_output_file {
 int vt_output_file_check(const char *path);
 
 /**
+ * vt_output_file_strerror - an error of vt_output_file_create(), for messages
+ * @err: the negative errno
+ *
+ * Return: "not a regular file" for -EINVAL (what is at the final name
+ * is a device, FIFO or socket), else strerror()'s text.
+ */
+const char *vt_output_file_strerror(int err);
+
+/**
  * vt_output_file_create - start writing @path
  * @out: the output; @out->fd is the file to write
  * @path: the final name, borrowed until vt_output_file_commit() or
