@@ -6,7 +6,8 @@
 # changes, per CPU, in every instance, and the list of instances) and every
 # file left is read by trace-cmd report: finished ones as they are, killed
 # ones after vtrace recover. Kills happen at the test build's stopping
-# points (set-up, final drain, layout), never after a sleep.
+# points (set-up, final drain, layout, and after the layout's moves and
+# header), never after a sleep.
 
 . "$(cd "$(dirname "$0")" && pwd)/vtrace_test_lib.sh"
 
@@ -119,6 +120,7 @@ one() {
 	*) # killed in its final drain, or while laying out its file
 		phase=drain
 		[ $((n % 5)) = 4 ] && phase=layout
+		[ $((n % 10)) = 9 ] && phase=layout-header
 		VTRACE_STOP_AT=$phase "$PHASES" record --instance "$inst" \
 			-e sched/sched_switch -o "$out" > /dev/null \
 			2>> "$work/log" &
