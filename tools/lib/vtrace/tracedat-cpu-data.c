@@ -180,10 +180,9 @@ static int open_temporary_files(struct vt_cpu_data *d)
 }
 
 /*
- * A chunk of zeros, freed when the moves begin: the room for the one
- * chunk each move writes before it frees its source. At the end of CPU
- * 0's share (each run stops a chunk short of its share's end), or of
- * the output with FILE.cpuN.
+ * A chunk of zeros after the header's reserve, freed when the moves
+ * begin: the room for the one chunk each move writes before it frees
+ * its source.
  */
 static int write_spare(struct vt_cpu_data *d, off_t at)
 {
@@ -236,14 +235,16 @@ int vt_cpu_data_open(struct vt_cpu_data **out, int fd, const char *path,
 		vt_cpu_data_close(d, true);
 		return -ENOMEM;
 	}
+	ret = write_spare(d, base);
+	if (ret) {
+		vt_cpu_data_close(d, true);
+		return ret;
+	}
+	base += d->chunk;
 	if (punches_holes(fd, align_up(base, DATA_ALIGN)))
 		d->share = choose_share(d, align_up(base, DATA_ALIGN));
 	d->in_place = d->share != 0;
 	ret = d->in_place ? open_in_place(d, base) : open_temporary_files(d);
-	if (d->in_place)
-		base = d->cpu[0].start + (off_t)(d->share - d->chunk);
-	if (!ret)
-		ret = write_spare(d, base);
 	if (ret) {
 		vt_cpu_data_close(d, true);
 		return ret;
@@ -270,7 +271,7 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 	off_t off = c->start + c->bytes;
 	int ret;
 
-	if (c->bytes + d->page_size > d->share - d->chunk)
+	if (c->bytes + d->page_size > d->share)
 		return vt_tracedat_err_set(d->err, -EFBIG,
 					   "CPU %d filled its %llu MiB of %s",
 					   cpu, d->share >> 20, d->path);
