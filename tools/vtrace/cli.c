@@ -12,6 +12,7 @@
 
 #include <tracefs.h>
 
+#include <vtrace/dmtrace.h>
 #include <vtrace/event-name.h>
 #include <vtrace/file-io.h>
 #include <vtrace/tracing-dir.h>
@@ -167,6 +168,9 @@ int cli_check_input(const char *cmd, const char *path)
 {
 	int fd, ret;
 
+	/* The base name of a split method trace is no file itself. */
+	if (vt_dmtrace_probe(path))
+		return VTRACE_EXIT_OK;
 	ret = vt_input_open(path, &fd);
 	if (!ret) {
 		close(fd);
