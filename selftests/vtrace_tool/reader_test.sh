@@ -59,6 +59,15 @@ threads_at() {
 		END { print n + 0 }'
 }
 
+# pinned PID: how many of PID's vtrace-cpuN threads may run only on CPU N.
+pinned() {
+	for t in /proc/"$1"/task/*; do
+		n=$(sed -n 's/^vtrace-cpu//p' "$t/comm")
+		[ -n "$n" ] || continue
+		grep -qx "Cpus_allowed_list:[[:space:]]*$n" "$t/status" && echo
+	done | wc -l
+}
+
 # main_policy PID: the scheduling policy of PID's first thread.
 main_policy() {
 	sed 's/.*) //' /proc/"$1"/stat | awk '{ print $39 }'
@@ -129,10 +138,13 @@ else
 fi
 
 # -r 7: every reader at SCHED_FIFO 7 while recording, the main thread as
-# it was; each reader back at the caller's policy for the drain.
+# it was; each reader back at the caller's policy for the drain. At a
+# realtime priority the readers are not pinned to their CPUs (with more
+# than one CPU, none is).
 start -e $event -r 7
 expect [ $rc = 0 ]
 expect [ "$(threads_at "$pid" 1 7)" = "$ncpus" ]
+[ "$ncpus" -gt 1 ] && expect [ "$(pinned "$pid")" = 0 ]
 expect [ "$(threads_at "$pid" 0 0)" = 0 ]
 expect [ "$(main_policy "$pid")" = 0 ]
 stop
@@ -141,13 +153,15 @@ expect [ "$(wakeup_num rt_prio "$work/json")" = 7 ]
 expect [ "$(wakeup_num rt_restored "$work/json")" = "$ncpus" ]
 result "reader_rt_prio_applied_and_restored"
 
-# As root, by default: SCHED_FIFO 1; -r 0: the caller's policy.
+# As root, by default: SCHED_FIFO 1; -r 0: the caller's policy, each
+# reader pinned to its CPU.
 start -e $event
 expect [ "$(threads_at "$pid" 1 1)" = "$ncpus" ]
 stop
 expect [ "$(wakeup_num rt_prio "$work/json")" = 1 ]
 start -e $event -r 0
 expect [ "$(threads_at "$pid" 0 0)" = "$ncpus" ]
+expect [ "$(pinned "$pid")" = "$ncpus" ]
 stop
 expect [ "$(wakeup_num rt_prio "$work/json")" = 0 ]
 expect [ "$(wakeup_num rt_restored "$work/json")" = 0 ]

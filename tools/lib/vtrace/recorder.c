@@ -974,14 +974,20 @@ static void *record_cpu(void *arg)
 	cpu_set_t on_cpu;
 
 	/*
-	 * Run on the CPU whose buffer this thread reads, so that under a
-	 * load on every CPU each reader competes for its own CPU only,
-	 * never with another reader for the same one. An offline CPU
-	 * refuses the mask; the thread then runs where it is put.
+	 * At the caller's policy, run on the CPU whose buffer this thread
+	 * reads, so that under a load on every CPU each reader competes
+	 * for its own CPU only, never with another reader for the same
+	 * one. At a realtime priority the thread is left free: woken, it
+	 * still preempts a writer at once, and where a task above it holds
+	 * its own CPU it runs in another CPU's idle time instead of
+	 * waiting. An offline CPU refuses the mask; the thread then runs
+	 * where it is put.
 	 */
-	CPU_ZERO(&on_cpu);
-	CPU_SET(t->cpu, &on_cpu);
-	sched_setaffinity(0, sizeof(on_cpu), &on_cpu);
+	if (!rec->opts.rt_prio) {
+		CPU_ZERO(&on_cpu);
+		CPU_SET(t->cpu, &on_cpu);
+		sched_setaffinity(0, sizeof(on_cpu), &on_cpu);
+	}
 
 	/* RING_BUFFER: the kernel keeps the newest data until the stop. */
 	while (rec->opts.fill_policy == VTRACE_FILL_RING_BUFFER &&
