@@ -271,24 +271,33 @@ static int open_data(struct net_sink *ns, const unsigned int *ports)
 }
 
 /* The trace.dat metadata, on the control connection. */
-static int send_head(struct net_sink *ns)
+/*
+ * The metadata is made before the version is agreed: from then on the
+ * listener allows 5 s between messages, and reading every event's format
+ * and kallsyms can take longer than that on a slow board.
+ */
+static int make_head(struct net_sink *ns, char **head, size_t *len)
 {
 	struct vt_tracedat_opts o = {
 		.instance = ns->info.instance,
 		.ncpus = ns->nr_cpus,
 		.page_size = ns->info.subbuf_size,
 	};
-	struct vtrace_tcmsg_err err = { 0 };
 	char text[256];
-	size_t len;
-	char *head;
 	int ret;
 
-	ret = vt_tracedat_head(&o, &head, &len, text, sizeof(text));
+	ret = vt_tracedat_head(&o, head, len, text, sizeof(text));
 	if (ret)
 		return set_err(ns, ret, "%s", text);
+	return 0;
+}
+
+static int send_head(struct net_sink *ns, const char *head, size_t len)
+{
+	struct vtrace_tcmsg_err err = { 0 };
+	int ret;
+
 	ret = vtrace_tcmsg_send_data(ns->ctl, head, len, &err);
-	free(head);
 	if (!ret)
 		ret = vtrace_tcmsg_fin_data(ns->ctl, &err);
 	if (ret)
@@ -302,6 +311,8 @@ static int net_begin(struct vtrace_sink *sink,
 	struct net_sink *ns = priv_of(sink);
 	struct vtrace_tcmsg_err err = { 0 };
 	unsigned int *ports;
+	char *head;
+	size_t len;
 	int cpu, ret;
 
 	if (sink->max_subbuf_size && info->subbuf_size > sink->max_subbuf_size)
@@ -319,15 +330,23 @@ static int net_begin(struct vtrace_sink *sink,
 	}
 	for (cpu = 0; cpu < ns->nr_cpus; cpu++)
 		ns->cpus[cpu].fd = -1;
-	ret = vtrace_tcmsg_init(ns->ctl, ns->nr_cpus, info->subbuf_size,
-				!ns->opts.udp, ports, &err);
+	ret = make_head(ns, &head, &len);
+	if (ret) {
+		free(ports);
+		return ret;
+	}
+	ret = vtrace_tcmsg_agree_v3(ns->ctl, &err);
+	if (!ret)
+		ret = vtrace_tcmsg_init(ns->ctl, ns->nr_cpus, info->subbuf_size,
+					!ns->opts.udp, ports, &err);
 	if (ret)
 		set_err(ns, ret, "%s", err.text);
 	else
 		ret = open_data(ns, ports);
 	free(ports);
 	if (!ret)
-		ret = send_head(ns);
+		ret = send_head(ns, head, len);
+	free(head);
 	return ret;
 }
 
@@ -591,7 +610,10 @@ static const struct vtrace_sink_ops net_sink_ops = {
 	.destroy = net_destroy,
 };
 
-/* The control connection, and the listener's greeting checked. */
+/*
+ * The control connection, and the listener's greeting checked; the
+ * version is agreed in net_begin(), where the session follows at once.
+ */
 static int connect_listener(struct net_sink *ns)
 {
 	struct vtrace_tcmsg_err err = { 0 };
@@ -602,7 +624,7 @@ static int connect_listener(struct net_sink *ns)
 	if (ns->ctl < 0)
 		return dial_err(ns, ns->ctl, gai, ns->opts.addr.port,
 				"the collector");
-	ret = vtrace_tcmsg_greet(ns->ctl, &err);
+	ret = vtrace_tcmsg_greeting(ns->ctl, &err);
 	if (ret)
 		return set_err(ns, ret, "%s:%s: %s", ns->opts.addr.host,
 			       ns->opts.addr.port, err.text);

@@ -164,24 +164,43 @@ static int expect(int fd, const char *want, size_t len, const char *what,
 }
 
 /**
- * vtrace_tcmsg_greet - agree on protocol version 3 with a listener
+ * vtrace_tcmsg_greeting - check that a listener answered
  * @fd: a connected TCP socket to "trace-cmd listen"
  * @err: the failure's text
  *
- * Return: 0; -EPROTO when the peer is not a trace-cmd listener speaking
- * version 3 (it answered something else); -ETIMEDOUT when it did not
- * answer; -ECONNRESET when it closed the connection; another negative
- * errno from the socket.
+ * Reads the word a trace-cmd listener sends first. The listener then
+ * waits for the client's protocol version for as long as it takes, so a
+ * client may check the collector long before it has a session to start.
+ *
+ * Return: 0; -EPROTO when the peer is not a trace-cmd listener (it sent
+ * something else); -ETIMEDOUT when it sent nothing; -ECONNRESET when it
+ * closed the connection; another negative errno from the socket.
  */
-int vtrace_tcmsg_greet(int fd, struct vtrace_tcmsg_err *err)
+int vtrace_tcmsg_greeting(int fd, struct vtrace_tcmsg_err *err)
+{
+	return expect(fd, TCMSG_GREETING, TCMSG_GREETING_LEN, "its greeting",
+		      err);
+}
+
+/**
+ * vtrace_tcmsg_agree_v3 - agree on protocol version 3 with a listener
+ * @fd: a socket after vtrace_tcmsg_greeting()
+ * @err: the failure's text
+ *
+ * From here on the listener allows 5 s between two messages: the
+ * session's messages should follow at once.
+ *
+ * Return: 0; -EPROTO when the listener does not speak version 3 (it
+ * answered something else); -ETIMEDOUT when it did not answer;
+ * -ECONNRESET when it closed the connection; another negative errno from
+ * the socket.
+ */
+int vtrace_tcmsg_agree_v3(int fd, struct vtrace_tcmsg_err *err)
 {
 	int ret;
 
-	ret = expect(fd, TCMSG_GREETING, TCMSG_GREETING_LEN, "its greeting",
-		     err);
-	if (!ret)
-		ret = write_all(fd, TCMSG_V3_REQUEST, TCMSG_V3_REQUEST_LEN, err,
-				"the protocol version");
+	ret = write_all(fd, TCMSG_V3_REQUEST, TCMSG_V3_REQUEST_LEN, err,
+			"the protocol version");
 	if (!ret)
 		ret = expect(fd, TCMSG_V3_ANSWER, TCMSG_V3_ANSWER_LEN,
 			     "protocol version 3", err);
@@ -276,7 +295,7 @@ static int parse_ports(const char *buf, size_t len, int cpus,
 
 /**
  * vtrace_tcmsg_init - tell the listener the recording's shape, get ports
- * @fd: a socket after vtrace_tcmsg_greet()
+ * @fd: a socket after vtrace_tcmsg_agree_v3()
  * @cpus: CPUs whose data will be sent (0..@cpus-1)
  * @page_size: the sub-buffer size; the listener reads data in these units
  * @tcp: data connections over TCP; UDP when false

@@ -11,7 +11,9 @@
  *
  * A session, on one TCP connection to the listener:
  *
- *	vtrace_tcmsg_greet(fd, &err);        // "tracecmd", "-1V3", "V3", magic, "OK"
+ *	vtrace_tcmsg_greeting(fd, &err);     // "tracecmd": it is a listener
+ *	  (the listener waits for the version without a time limit)
+ *	vtrace_tcmsg_agree_v3(fd, &err);     // "-1V3", "V3", magic, "OK"
  *	vtrace_tcmsg_init(fd, cpus, page_size, tcp, ports, &err);  // TINIT/RINIT
  *	vtrace_tcmsg_send_data(fd, metadata, len, &err);  // the trace.dat header
  *	vtrace_tcmsg_fin_data(fd, &err);     // ... ends it
@@ -29,7 +31,8 @@
 
 /*
  * How long the client waits for each answer of the listener; the
- * listener itself gives up after 5 s between two messages.
+ * listener itself gives up after 5 s between two messages, from the
+ * version agreement on.
  */
 #define VTRACE_TCMSG_TIMEOUT_MS 5000
 
@@ -41,7 +44,8 @@ struct vtrace_tcmsg_err {
 	char text[256];
 };
 
-int vtrace_tcmsg_greet(int fd, struct vtrace_tcmsg_err *err);
+int vtrace_tcmsg_greeting(int fd, struct vtrace_tcmsg_err *err);
+int vtrace_tcmsg_agree_v3(int fd, struct vtrace_tcmsg_err *err);
 int vtrace_tcmsg_init(int fd, int cpus, unsigned int page_size, bool tcp,
 		      unsigned int *ports, struct vtrace_tcmsg_err *err);
 int vtrace_tcmsg_send_data(int fd, const void *data, size_t len,
