@@ -308,23 +308,30 @@ result net_collector_gone_falls_back_to_a_file
 
 # A collector that takes nothing for a while (stopped; small socket
 # buffers): vtrace drops what the connections cannot take, counts it as
-# back-pressure, never waits, and what was sent arrives whole.
+# back-pressure, never waits, and what was sent arrives whole.  The
+# recording is ended a while after the listener runs again: trace-cmd
+# listen gives its per-CPU readers one second after CLOSE, so a listener
+# still catching up when the session closes (a loaded host) would lose
+# what vtrace did send.
 sysctl -qw net.ipv4.tcp_rmem="4096 16384 32768" net.ipv4.tcp_wmem="4096 16384 32768"
 d=$work/slow
 expect start_listener "$d"
-record_bg -N "127.0.0.1:$port" -e sched/sched_switch -t 4 --json
+record_bg -N "127.0.0.1:$port" -e sched/sched_switch -t 60 --json
 expect wait_started
 kill -STOP "-$lpid"
 start=$(date +%s)
 markers 20000
 sleep 1
 kill -CONT "-$lpid"
+sleep 3
+kill -TERM "$vpid"
 wait "$vpid"
 rc=$?
 end=$(date +%s)
 cp "$work/out" "$d.json"
 expect [ "$rc" = 0 ]
-expect [ $((end - start)) -le 12 ]
+# Never waited for the stopped listener: only the markers and the sleeps.
+expect [ $((end - start)) -le 20 ]
 bp=$(json_get "$d.json" 'j["backpressure"]')
 expect [ "$bp" -gt 0 ]
 expect [ "$(json_get "$d.json" 'j["lost"] >= j["backpressure"]')" = True ]

@@ -79,9 +79,21 @@ echo 1 > "$a/events/sched/sched_wakeup/enable"
 [ -f "$a/buffer_percent" ] && echo 70 > "$a/buffer_percent"
 snapshot_all > "$work/before"
 
+# catches_sigint PID - PID has its own SIGINT handler (bit 1 of SigCgt).
+# An asynchronous list of a non-interactive shell starts with SIGINT
+# ignored, until vtrace installs its handler.
+catches_sigint() {
+	cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2> /dev/null)
+	[ -n "$cgt" ] && [ $((0x${cgt#"${cgt%?}"} & 2)) != 0 ]
+}
+
 # until_recording PID INSTANCE - the recording has switched tracing on.
+# The instance is reused: what a killed recording left enabled can look
+# like a recording until the next one's restore, so the signal handler
+# must be there too.
 until_recording() {
-	until grep -q sched_switch "$TRACEFS/instances/$2/set_event" \
+	until catches_sigint "$1" &&
+	      grep -q sched_switch "$TRACEFS/instances/$2/set_event" \
 		2> /dev/null &&
 	      [ "$(cat "$TRACEFS/instances/$2/tracing_on")" = 1 ]; do
 		vt_stopped "$1" && return
