@@ -31,7 +31,7 @@ target=${1:?usage: run-guest.sh [--demo|--bench] TARGET}
 rig=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$rig/../.." && pwd)
 work="$top/.cache/rig/$target"
-guest_timeout=${VTRACE_GUEST_TIMEOUT:-1500}
+guest_timeout=${VTRACE_GUEST_TIMEOUT:-2400}
 
 kdir_env=$("$rig/fetch-kernel.sh" "$target")/env
 # shellcheck source=/dev/null
