@@ -157,9 +157,10 @@ else
 	ktap_test_skip "local_clock_named: ${pf_schema_why:-no trace-cmd capture}"
 fi
 
-# The message of $1 for a bad input: report's and convert's, prefix aside.
+# The message of $1 for a bad input: report's and convert's, prefix aside,
+# and both exit ${4:-1} (2: an input that cannot be read, see vtrace.1).
 bad_input() {
-	local name=$1 in=$2 out=$work/bad_out.pftrace rc_r rc_c
+	local name=$1 in=$2 out=$work/bad_out.pftrace rc_r rc_c want=${4:-1}
 
 	rm -f "$out"
 	"$VTRACE" report "$in" > /dev/null 2> "$work/bad_r.err"
@@ -168,7 +169,7 @@ bad_input() {
 	rc_c=$?
 	sed 's/^vtrace: error: report: //' "$work/bad_r.err" > "$work/bad_r.msg"
 	sed 's/^vtrace: error: convert: //' "$work/bad_c.err" > "$work/bad_c.msg"
-	if [ $rc_r = 1 ] && [ $rc_c = 1 ] && [ ! -e "$out" ] &&
+	if [ $rc_r = "$want" ] && [ $rc_c = "$want" ] && [ ! -e "$out" ] &&
 	   [ -s "$work/bad_c.msg" ] &&
 	   cmp -s "$work/bad_r.msg" "$work/bad_c.msg" &&
 	   grep -q "${3:-}" "$work/bad_c.msg" &&
@@ -191,7 +192,7 @@ printf 'not a trace\n' > "$work/text.dat"
 bad_input not_a_trace_dat "$work/text.dat" "text.dat"
 
 # 10: a missing input.
-bad_input missing_input "$work/no-such.dat" "No such file"
+bad_input missing_input "$work/no-such.dat" "No such file" 2
 
 # 11: a failed conversion leaves an existing output as it was.
 printf 'keep me\n' > "$work/keep.pftrace"
