@@ -240,6 +240,9 @@ done <<-EOF2
 2|profile $work
 2|convert $work/nonexistent $work/f.pftrace
 1|convert $work/bad.dat $work/f.pftrace
+2|recover $work/fifo
+2|recover $work/nonexistent
+1|recover $work/bad.dat
 EOF2
 expect [ $bad = 0 ]
 expect [ "$(settings_of "$TRACEFS")" = "$before" ]

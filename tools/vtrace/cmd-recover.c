@@ -55,6 +55,8 @@ int cmd_recover(int argc, char **argv)
 		usage(stderr);
 		return VTRACE_EXIT_USAGE;
 	}
+	if (cli_check_input("recover", argv[optind]))
+		return VTRACE_EXIT_USAGE;
 	if (vt_tracedat_recover(argv[optind], out, &r, msg, sizeof(msg))) {
 		vtrace_err("%s", msg);
 		return VTRACE_EXIT_FAIL;
