@@ -36,15 +36,24 @@ tally() {
 
 mkdir -p "$top/.cache/rig"
 echo "== host: $(uname -r)"
+start=$SECONDS
 "$rig/run-host.sh" | tee "$top/.cache/rig/host.summary"
 tally "$top/.cache/rig/host.summary" host
+echo "== host: $((SECONDS - start)) s"
 
 for t in "${targets[@]}"; do
 	echo "== guest: $t"
+	start=$SECONDS
 	"$rig/run-guest.sh" "$t" | tee "$top/.cache/rig/$t.summary"
 	tally "$top/.cache/rig/$t.summary" "$t"
+	echo "== guest: $t: $((SECONDS - start)) s"
 done
 
+# Where the time went: the ten longest tests of every run.
+echo "== slowest tests"
+for t in host "${targets[@]}"; do cat "$top/.cache/rig/$t.summary"; done |
+	sed -n 's/^\(not \)\{0,1\}ok \([^ ]* [^ ]*\):.* \[\([0-9]*\) s\]$/\3 \2/p' |
+	sort -rn | head -n 10
 echo "$skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

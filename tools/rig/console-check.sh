@@ -25,9 +25,9 @@ function finish_test(rc,   bad, why) {
 	else if (rc == 4 && results == 0) { why = "skipped whole" }
 	total_pass += t_pass; total_fail += t_fail + bad; total_skip += t_skip
 	if (rc == 4 && results == 0) total_skip++
-	printf "%s %s %s: %d passed, %d failed, %d skipped%s\n", \
+	printf "%s %s %s: %d passed, %d failed, %d skipped%s%s\n", \
 		(t_fail + bad) ? "not ok" : "ok", label, test, t_pass, t_fail, t_skip, \
-		why != "" ? " (" why ")" : ""
+		why != "" ? " (" why ")" : "", secs != "" ? " [" secs " s]" : ""
 	test = ""
 }
 function rig_result(ok, what) {
@@ -37,12 +37,13 @@ function rig_result(ok, what) {
 BEGIN { test = ""; kernel_bad = ""; done = 0; guest = 0 }
 /### vtrace-guest / { guest++ }
 /^### vtrace-test BEGIN / {
-	if (test != "") finish_test(-1)
+	if (test != "") { secs = ""; finish_test(-1) }
 	test = $4; plan = -1; results = 0; t_pass = 0; t_fail = 0; t_skip = 0
 	next
 }
 /^### vtrace-test END / {
 	rc = $5; sub(/^rc=/, "", rc)
+	secs = $6; sub(/^s=/, "", secs)
 	finish_test(rc + 0)
 	next
 }
@@ -59,7 +60,7 @@ test != "" && /^(not )?ok [0-9]+/ {
 	else t_pass++
 }
 END {
-	if (test != "") { printf "# %s: %s never finished\n", label, test; finish_test(-1) }
+	if (test != "") { printf "# %s: %s never finished\n", label, test; secs = ""; finish_test(-1) }
 	rig_result(guest, "run started (kernel booted to /init)")
 	# A log may hold several boots (run-guest.sh adds the debugfs=off one).
 	rig_result(guest && done == guest && errors == "", "run reached its end" \

@@ -53,8 +53,10 @@ run_tests() {
 		dir=${entry%%:*}
 		prog=${entry#*:}
 		echo "### vtrace-test BEGIN $entry"
+		start=$(date +%s)
 		(cd "/vtrace/selftests/$dir" && timeout "$timeout_s" "./$prog")
-		echo "### vtrace-test END $entry rc=$?"
+		rc=$?
+		echo "### vtrace-test END $entry rc=$rc s=$(($(date +%s) - start))"
 	done < /vtrace/tests.list
 	# Whatever a test left for the host to check (trace files...).
 	for f in "$VTRACE_OUT"/*; do
@@ -72,8 +74,10 @@ run_tests() {
 run_no_debugfs() {
 	entry=vtrace:no_debugfs
 	echo "### vtrace-test BEGIN $entry"
+	start=$(date +%s)
 	(cd /vtrace/selftests/vtrace && timeout 120 ./no_debugfs)
-	echo "### vtrace-test END $entry rc=$?"
+	rc=$?
+	echo "### vtrace-test END $entry rc=$rc s=$(($(date +%s) - start))"
 	echo "### vtrace-dmesg BEGIN"
 	dmesg
 	echo "### vtrace-dmesg END"

@@ -282,9 +282,10 @@ for check in "$top"/selftests/*/check_guest_artifacts.sh; do
 	name="$dir:$(basename "$check")"
 	{
 		echo "### vtrace-test BEGIN $name"
+		start=$SECONDS
 		rc=0
 		"$check" "$artifacts" "$target" 2>&1 || rc=$?
-		echo "### vtrace-test END $name rc=$rc"
+		echo "### vtrace-test END $name rc=$rc s=$((SECONDS - start))"
 	} >>"$console"
 done
 

@@ -26,11 +26,13 @@ fi
 
 # frame NAME CMD... - run one KTAP-printing command as a test.
 frame() {
-	local name=$1
+	local name=$1 start rc
 	shift
 	echo "### vtrace-test BEGIN $name"
+	start=$SECONDS
 	"$@" 2>&1
-	echo "### vtrace-test END $name rc=$?"
+	rc=$?
+	echo "### vtrace-test END $name rc=$rc s=$((SECONDS - start))"
 }
 
 {
