@@ -47,6 +47,7 @@ lint:
 bench: tools
 	tools/bench/record-bench.sh
 	tools/bench/lossless-sweep.sh
+	tools/bench/lossless-sweep.sh -L marker -P 0
 	tools/bench/net-bench.sh
 	tools/bench/convert-bench.sh
 	$(MAKE) -s -C selftests/vtrace_atrace bench

@@ -4,20 +4,26 @@
  * pinned to its CPU, calling getppid() at a fixed rate for a fixed time.
  *
  *   syscall-storm [-r CALLS_PER_SEC_PER_CPU] [-t SECONDS] [-c NCPUS]
- *	[-p SCHED_FIFO_PRIO]
+ *	[-p SCHED_FIFO_PRIO] [-w TRACE_MARKER [-s BYTES]]
+ *
+ * -w makes each call a write(2) of BYTES (default 512) to TRACE_MARKER
+ * instead: one ftrace/print event of that size per call, the load of an
+ * Android app's atrace markers, whose cost to a reader is in the bytes
+ * it moves rather than in the events the writer makes.
  *
  * The rate is kept by checking the clock every 256 calls and sleeping
  * ahead of schedule, so the load leaves CPU time to the reader being
  * measured. -r 0 means as fast as possible. -p runs it at a realtime
  * priority: above a reader's, the reader gets only the time the storm
- * sleeps, and what it can record in that time is its own cost. Prints the total number of
- * getppid() calls made on stdout (each is one sys_enter and one
- * sys_exit event).
+ * sleeps, and what it can record in that time is its own cost. Prints the
+ * total number of calls made on stdout.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -32,31 +38,55 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static unsigned long long storm(int cpu, double rate, double seconds, int prio)
+struct storm_opts {
+	double rate;
+	double seconds;
+	int prio;
+	const char *marker;
+	size_t marker_size;
+};
+
+static unsigned long long storm(int cpu, const struct storm_opts *o)
 {
-	struct sched_param param = { .sched_priority = prio };
+	struct sched_param param = { .sched_priority = o->prio };
 	unsigned long long calls = 0;
 	double start, t, ahead;
+	char *buf = NULL;
 	cpu_set_t set;
-	int i;
+	int i, fd = -1;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-	if (prio && sched_setscheduler(0, SCHED_FIFO, &param)) {
+	if (o->prio && sched_setscheduler(0, SCHED_FIFO, &param)) {
 		perror("syscall-storm: SCHED_FIFO");
 		_exit(1);
 	}
+	if (o->marker) {
+		fd = open(o->marker, O_WRONLY);
+		buf = malloc(o->marker_size);
+		if (fd < 0 || !buf) {
+			perror(o->marker);
+			_exit(1);
+		}
+		memset(buf, 'm', o->marker_size);
+	}
 	start = now();
 	for (;;) {
-		for (i = 0; i < 256; i++)
-			syscall(SYS_getppid);
+		for (i = 0; i < 256; i++) {
+			if (fd < 0) {
+				syscall(SYS_getppid);
+			} else if (write(fd, buf, o->marker_size) < 0) {
+				perror("syscall-storm: write");
+				_exit(1);
+			}
+		}
 		calls += 256;
 		t = now() - start;
-		if (t >= seconds)
+		if (t >= o->seconds)
 			return calls;
-		if (rate > 0) {
-			ahead = calls / rate - t;
+		if (o->rate > 0) {
+			ahead = calls / o->rate - t;
 			if (ahead > 0.0005)
 				usleep(ahead * 1e6);
 		}
@@ -66,30 +96,40 @@ static unsigned long long storm(int cpu, double rate, double seconds, int prio)
 int main(int argc, char **argv)
 {
 	int ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	double rate = 0, seconds = 1;
+	struct storm_opts o = { .seconds = 1, .marker_size = 512 };
 	unsigned long long *calls, total = 0;
-	int c, cpu, prio = 0;
+	int c, cpu;
 
-	while ((c = getopt(argc, argv, "r:t:c:p:")) != -1) {
+	while ((c = getopt(argc, argv, "r:t:c:p:w:s:")) != -1) {
 		switch (c) {
 		case 'r':
-			rate = atof(optarg);
+			o.rate = atof(optarg);
 			break;
 		case 't':
-			seconds = atof(optarg);
+			o.seconds = atof(optarg);
 			break;
 		case 'c':
 			ncpus = atoi(optarg);
 			break;
 		case 'p':
-			prio = atoi(optarg);
+			o.prio = atoi(optarg);
+			break;
+		case 'w':
+			o.marker = optarg;
+			break;
+		case 's':
+			o.marker_size = strtoul(optarg, NULL, 0);
 			break;
 		default:
 			fprintf(stderr,
-				"usage: %s [-r RATE] [-t SECONDS] [-c NCPUS] [-p PRIO]\n",
+				"usage: %s [-r RATE] [-t SECONDS] [-c NCPUS] [-p PRIO] [-w TRACE_MARKER [-s BYTES]]\n",
 				argv[0]);
 			return 2;
 		}
+	}
+	if (!o.marker_size) {
+		fprintf(stderr, "syscall-storm: -s needs a size above 0\n");
+		return 2;
 	}
 	calls = mmap(NULL, ncpus * sizeof(*calls), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -97,7 +137,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		if (fork() == 0) {
-			calls[cpu] = storm(cpu, rate, seconds, prio);
+			calls[cpu] = storm(cpu, &o);
 			_exit(0);
 		}
 	}
