@@ -71,12 +71,6 @@ while getopts b:t:p:s:c:P:L:m: opt; do
 	*) sed -n 8,10p "$0" >&2; exit 2 ;;
 	esac
 done
-# Events per call, and the storm's own options for the load.
-case $load in
-syscalls) per_call=4 ;;
-marker) per_call=1 ;;
-*) echo "lossless-sweep: -L: syscalls or marker, not '$load'" >&2; exit 2 ;;
-esac
 
 cleanup() {
 	bench_drop_instance "$idir"
@@ -84,6 +78,21 @@ cleanup() {
 }
 . "$top/tools/bench/bench-common.sh"
 bench_setup sweep
+
+# The load: events per call, the storm's options for it, its description.
+case $load in
+syscalls)
+	per_call=4
+	storm_load=()
+	what="getppid() at a fixed rate per CPU, 4 events per call: raw_syscalls (filter '$filter') and syscalls' getppid events"
+	;;
+marker)
+	per_call=1
+	storm_load=(-w "$idir/trace_marker" -s "$marker_bytes")
+	what="write(2) of $marker_bytes bytes to trace_marker at a fixed rate per CPU, one ftrace/print event per call"
+	;;
+*) echo "lossless-sweep: -L: syscalls or marker, not '$load'" >&2; exit 2 ;;
+esac
 
 # The kernel's loss so far: overrun + commit overrun + dropped, all CPUs.
 kernel_lost() {
@@ -135,9 +144,7 @@ measure() {
 		sleep 0.1
 	done
 	sleep 0.5
-	local load_opt=()
-	[ "$load" = syscalls ] || load_opt=(-w "$idir/trace_marker" -s "$marker_bytes")
-	calls=$("$work/storm" -r "$rate" -t "$secs" -p "$storm_prio" "${load_opt[@]}")
+	calls=$("$work/storm" -r "$rate" -t "$secs" -p "$storm_prio" "${storm_load[@]}")
 	lost=$(kernel_lost)
 	kill -INT -- -$pid
 	wait $pid || { cat "$work/log" >&2; exit 1; }
@@ -249,10 +256,6 @@ for rate in "$common" 0; do
 done
 
 echo "host: $(uname -sr), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-case $load in
-syscalls) what="getppid() at a fixed rate per CPU, 4 events per call: raw_syscalls (filter '$filter') and syscalls' getppid events" ;;
-marker) what="write(2) of $marker_bytes bytes to trace_marker at a fixed rate per CPU, one ftrace/print event per call" ;;
-esac
 echo "load: $what, for ${secs}s on $(nproc) CPUs, the storm at SCHED_FIFO $sweep_prio (0: normal); lost = the kernel's per-CPU overrun + dropped"
 echo
 echo "Highest lossless rate (calls/s per CPU asked for, $steps bisection steps; achieved: what the storm made of it, with the loss of that run), and the loss at 1.5x and 2x it:"
