@@ -40,7 +40,7 @@ have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 ncpus=$(grep -c '^processor' /proc/cpuinfo)
 
-ktap_set_plan 10
+ktap_set_plan 11
 
 # wakeup_num KEY FILE: a member of the summary's "wakeups" object.
 wakeup_num() {
@@ -253,13 +253,17 @@ expect grep -q '^vtrace: reads: [0-9]* sub-buffers in [0-9]* calls$' "$work/said
 result "reader_wakeups_told_by_verbose"
 
 # Batches: sub-buffers filled while the recorder is stopped are taken by
-# one splice() per CPU when it resumes, and the partly filled one by one
-# read() at the drain: 2 calls per CPU, more sub-buffers than that. The
-# read path takes one per call. (480 markers of 1000 bytes fill 7 of
-# the 64 KB sub-buffers of 6.8 and later, or 160 of the 4 KB ones
-# before: less than a quarter of 4096 KB, less than one splice takes.)
-for path in splice read; do
-	start -e $event -b 4096 --reader $path
+# one splice() per CPU when it resumes where the output decodes them
+# (Perfetto), and the partly filled one by one read() at the drain: 2
+# calls per CPU, more sub-buffers than that. Into a trace.dat each
+# sub-buffer is spliced on its own, from the ring buffer into a pipe
+# and from there into the file, and so is each on the read path: one
+# call per sub-buffer. (480 markers of 1000 bytes fill 7 of the 64 KB
+# sub-buffers of 6.8 and later, or 160 of the 4 KB ones before: less
+# than a quarter of 4096 KB, less than one splice takes.)
+for case in splice:pftrace splice:dat read:dat; do
+	path=${case%:*}
+	start -e $event -b 4096 --reader $path -o "$work/out.${case#*:}"
 	expect [ $rc = 0 ]
 	kill -STOP "$pid"
 	emitted=$(markers 480)
@@ -269,13 +273,13 @@ for path in splice read; do
 	expect [ "$(json_num events "$work/json")" = "$emitted" ]
 	subbufs=$(wakeup_num subbufs "$work/json")
 	batches=$(wakeup_num batches "$work/json")
-	if [ $path = splice ]; then
+	if [ $case = splice:pftrace ]; then
 		expect [ "$batches" = $((2 * ncpus)) ]
 		expect [ "$subbufs" -gt "$batches" ]
 	else
 		expect [ "$batches" = "$subbufs" ]
 	fi
-	result "reader_${path}_batches ($subbufs sub-buffers in $batches calls)"
+	result "reader_${path}_batches_${case#*:} ($subbufs sub-buffers in $batches calls)"
 done
 
 # A burst several times the buffer, which the readers keep up with: not

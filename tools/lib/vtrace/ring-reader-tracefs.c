@@ -13,8 +13,8 @@
  *
  * With vtrace_ring_reader_splice_out(), splice moves one complete
  * sub-buffer at a time into the pipe and hands over the pipe, so that the
- * output can splice it on (into a socket) without its pages ever being
- * copied to user memory.
+ * output can splice it on (into a trace.dat file or a socket) without its
+ * pages ever being copied to user memory.
  *
  * read, the last resort: libtracefs reads one sub-buffer at a time from
  * trace_pipe_raw, the kernel copying it out.  Unlike splice() it also

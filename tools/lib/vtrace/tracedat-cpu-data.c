@@ -26,11 +26,14 @@
  * implied by the sizes (a collapse shrinks the file, a moved chunk is
  * cut off FILE.cpuN).
  *
- * Writes go through the page cache. O_DIRECT from the mapped ring buffer
- * was tried: it saved no CPU time worth having (the kernel's own work per
- * event dominates), and each synchronous write made the reader wait on
+ * Writes go through the page cache: a sub-buffer still in the splice
+ * reader's pipe is spliced into the file (vt_cpu_data_splice()), which
+ * copies it once, where reading it out and writing it back copies it
+ * twice. O_DIRECT from the mapped ring buffer was tried: it saved no CPU
+ * time worth having, and each synchronous write made the reader wait on
  * the disk, so a small ring buffer overflowed several times as often.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -284,6 +287,54 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 					   c->path ? c->path : d->path);
 	c->bytes += d->page_size;
 	return 0;
+}
+
+/**
+ * vt_cpu_data_splice - store one whole page of a CPU from a pipe
+ * @d: the store
+ * @cpu: the CPU
+ * @pipe: read end of a pipe holding exactly the page, page size bytes
+ * @spill: a page of memory; on failure it gets the whole page
+ *
+ * The page goes from the pipe into the file's page cache with splice(),
+ * never through user memory. Called as vt_cpu_data_add() is. On failure
+ * the pipe is left empty and @spill holds the page: what was spliced
+ * before the failure is read back from the file.
+ *
+ * Return: 0, -EFBIG when @cpu's share of the file is full, or an I/O
+ * error; the pages stored before stay.
+ */
+int vt_cpu_data_splice(struct vt_cpu_data *d, int cpu, int pipe, void *spill)
+{
+	struct cpu_run *c = &d->cpu[cpu];
+	const off_t start = c->start + c->bytes;
+	loff_t off = start;
+	size_t done = 0;
+	ssize_t n;
+	int ret = 0;
+
+	if (c->bytes + d->page_size > d->share)
+		ret = vt_tracedat_err_set(d->err, -EFBIG,
+					  "CPU %d filled its %llu MiB of %s",
+					  cpu, d->share >> 20, d->path);
+	while (!ret && done < d->page_size) {
+		n = splice(pipe, NULL, c->fd, &off, d->page_size - done,
+			   SPLICE_F_MOVE);
+		if (n > 0)
+			done += n;
+		else
+			ret = vt_tracedat_err_set(d->err, n ? -errno : -EIO,
+						  "writing %s",
+						  c->path ? c->path : d->path);
+	}
+	if (!ret) {
+		c->bytes += d->page_size;
+		return 0;
+	}
+	if (vt_pread_all(c->fd, spill, done, start) ||
+	    vt_read_all(pipe, (char *)spill + done, d->page_size - done))
+		memset(spill, 0, d->page_size);
+	return ret;
 }
 
 /**

@@ -610,6 +610,26 @@ int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
 	return vt_cpu_data_add(td->data, cpu, page, len);
 }
 
+/**
+ * vt_tracedat_splice_page - append one whole sub-buffer of a CPU from a pipe
+ * @td: writer
+ * @cpu: CPU the sub-buffer was read from, 0 .. ncpus-1
+ * @pipe: read end of a pipe holding exactly the sub-buffer, page_size bytes
+ * @spill: page_size bytes of memory; on failure it gets the sub-buffer
+ *
+ * As vt_tracedat_add_page(), but the sub-buffer goes from the pipe into
+ * the file without being copied to memory. The pipe is left empty.
+ *
+ * Return: 0 or a negative errno, as vt_tracedat_add_page().
+ */
+int vt_tracedat_splice_page(struct vt_tracedat *td, int cpu, int pipe,
+			    void *spill)
+{
+	if (td->finished || cpu < 0 || cpu >= td->ncpus)
+		return -EINVAL;
+	return vt_cpu_data_splice(td->data, cpu, pipe, spill);
+}
+
 /* A recovered file has none: today's saved_cmdlines are not its own. */
 static void add_cmdlines(struct vt_tracedat *td, struct out_buf *b)
 {

@@ -97,6 +97,8 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
  */
 int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
 			 size_t len);
+int vt_tracedat_splice_page(struct vt_tracedat *td, int cpu, int pipe,
+			    void *spill);
 
 /**
  * vt_tracedat_finish - complete the file
