@@ -57,14 +57,20 @@ for t in "${targets[@]}"; do
 	fi
 done
 
-# checkpatch --strict FILE...: its findings, one per line.
+# checkpatch IGNORE FILE...: checkpatch --strict's findings on each FILE
+# (-f), one per line, the types in IGNORE (a list, or empty) left out.
+# The files are checked one by one, so they are shared among the CPUs.
 checkpatch() {
-	(cd "$top" && perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree \
-		--terse --show-types "$@" 2>&1) | grep -E ': (ERROR|WARNING|CHECK):'
+	local ignore=(${1:+--ignore "$1"})
+	shift
+	(cd "$top" && printf '%s\0' "$@" |
+		xargs -0 -n 8 -P "$(nproc)" perl "$ksrc/scripts/checkpatch.pl" \
+			--strict --no-tree --terse --show-types "${ignore[@]}" -f 2>&1) |
+		grep -E ': (ERROR|WARNING|CHECK):'
 	rm -f "$top"/.checkpatch-camelcase.*
 }
 
-# checkpatch_result WHAT FILE...
+# checkpatch_result WHAT IGNORE FILE...
 checkpatch_result() {
 	local what=$1 out problems
 	shift
@@ -75,7 +81,7 @@ checkpatch_result() {
 }
 
 mapfile -t module_files < <(cd "$top" && git ls-files module | grep -E '\.[ch]$')
-checkpatch_result module/ -f "${module_files[@]}"
+checkpatch_result module/ "" "${module_files[@]}"
 
 # Userspace C is held to the kernel's style too, but for what checkpatch
 # asks of kernel code only:
@@ -99,7 +105,7 @@ user_ignore=PREFER_KERNEL_TYPES,BIT_MACRO,ARRAY_SIZE,STRCPY
 user_ignore+=,PREFER_DEFINED_ATTRIBUTE_MACRO,VOLATILE,EMBEDDED_FUNCTION_NAME
 user_ignore+=,AVOID_EXTERNS,OPEN_ENDED_LINE,CAMELCASE
 mapfile -t user_files < <(cd "$top" && git ls-files tools selftests | grep -E '\.[ch]$')
-checkpatch_result "tools/ and selftests/" --ignore "$user_ignore" -f "${user_files[@]}"
+checkpatch_result "tools/ and selftests/" "$user_ignore" "${user_files[@]}"
 
 # The style is tools/.clang-format (the kernel's), which .clang-format
 # links to; selftests/.clang-format adds what kselftest_harness.h needs.
