@@ -25,6 +25,9 @@
 # rows were, and they at its, for 'loses no more than trace-cmd at every
 # rate'; then CPU per MB at one rate every reader sustains (-c, default
 # 200000) and the unbounded storm (-r 0), the storm at the normal policy.
+# Last, one line per goal against each trace-cmd row: the lossless-rate
+# ratio (at least 1.5x), CPU per MB at -c (at most 0.5x, where both lost
+# nothing) and the kernel's loss under the unbounded storm (no more).
 #
 # The storm runs at SCHED_FIFO 2 (-P; 0 for the normal policy), above
 # every reader's priority: a reader then runs only while the storm sleeps
@@ -220,7 +223,7 @@ compare() {
 	done
 }
 
-declare -A best capped lost_at rates
+declare -A best capped lost_at rates cpu_lost cpu_ms
 rows=()
 cmp_rows=()
 # The comparison's columns: the default reader, then the trace-cmd rows.
@@ -248,10 +251,13 @@ cpu_rows=()
 for rate in "$common" 0; do
 	for reader in $readers; do
 		read -ra m <<< "$(measure "$reader" "$rate" 1024)"
+		cpu_lost["$reader $rate"]=${m[1]}
+		cpu_ms["$reader $rate"]=$(awk -v c="${m[4]}" -v mb="${m[3]}" \
+			'BEGIN { printf "%.2f", (mb > 0 ? c * 1000 / mb : 0) }')
 		cpu_rows+=("$(printf '| %-12s | %8s | %10d | %13s | %8s | %7.1f | %5.2f | %6.2f |' \
 			"$reader" "$([ "$rate" = 0 ] && echo storm || echo "$rate")" \
 			"${m[0]}" "${m[1]}" "${m[2]}" "${m[3]}" "${m[4]}" \
-			"$(awk -v c="${m[4]}" -v mb="${m[3]}" 'BEGIN { print (mb > 0 ? c * 1000 / mb : 0) }')")")
+			"${cpu_ms["$reader $rate"]}")")
 	done
 done
 
@@ -294,5 +300,21 @@ for kb in $buffers; do
 					kb, d, (c ? " (at every rate asked: a lower bound)" : ""),
 					n, t, d / t, (d >= 1.5 * t ? "met" : "MISSED") }'
 	done
+done
+# Goal 2: CPU per MB at a rate both sustain; goal 3: the kernel's loss
+# under the unbounded storm.
+for tc in trace-cmd trace-cmd-r1; do
+	[ -n "${cpu_ms["default $common"]:-}" ] && [ -n "${cpu_ms["$tc $common"]:-}" ] || continue
+	awk -v d="${cpu_ms["default $common"]}" -v t="${cpu_ms["$tc $common"]}" \
+	    -v dl="${cpu_lost["default $common"]}" -v tl="${cpu_lost["$tc $common"]}" \
+	    -v r="$common" -v n="$tc" 'BEGIN {
+		if (dl != 0 || tl != 0)
+			printf "CPU per MB at %d/s: not sustained by both (lost %d and %d): no comparison\n", r, dl, tl
+		else
+			printf "CPU per MB at %d/s: default %.2f ms/MB, %s %.2f: %.2fx (goal <= 0.50x: %s)\n",
+				r, d, n, t, t > 0 ? d / t : 0, d <= 0.5 * t ? "met" : "MISSED" }'
+	awk -v d="${cpu_lost["default 0"]}" -v t="${cpu_lost["$tc 0"]}" -v n="$tc" 'BEGIN {
+		printf "unbounded storm: default lost %d (kernel), %s %d (goal: no more: %s)\n",
+			d, n, t, d <= t ? "met" : "MISSED" }'
 done
 exit 0
