@@ -14,17 +14,8 @@
 # $VTRACE_OUT with a sidecar of expected values (NAME.expect), and
 # check_guest_artifacts.sh reads them back on the host.
 
-# The guests send their files over a serial console at tens of KB/s: there
-# the test runs with /proc/kallsyms hidden, so that each file is its events
-# and an empty kallsyms section (the writer's fallback; the host's tests
-# cover kallsyms).
-if [ -n "$VTRACE_OUT" ] && [ -z "$VTRACE_KALLSYMS_HIDDEN" ]; then
-	: > "$VTRACE_OUT/.no-kallsyms"
-	VTRACE_KALLSYMS_HIDDEN=1 exec unshare -m sh -c \
-		'mount --bind "$VTRACE_OUT/.no-kallsyms" /proc/kallsyms &&
-		 exec sh "$0"' "$0"
-fi
-
+# In the guests, without /proc/kallsyms (vtrace_test_lib.sh).
+vt_hide_kallsyms=1
 . "$(cd "$(dirname "$0")" && pwd)/vtrace_test_lib.sh"
 
 work=$VT_TMP

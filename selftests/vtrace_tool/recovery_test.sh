@@ -21,6 +21,8 @@
 # tools/lib/vtrace/test-phase.h): the recorder stops itself there with
 # SIGSTOP and is killed while stopped, so nothing depends on timing.
 
+# In the guests, without /proc/kallsyms (vtrace_test_lib.sh).
+vt_hide_kallsyms=1
 . "$(cd "$(dirname "$0")" && pwd)/vtrace_test_lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -9,6 +9,21 @@
 # a condition's status, logging what was seen on failure), expect/result
 # (one result from several checks), vt_require_root and tracefs helpers.
 
+# A test that sets vt_hide_kallsyms=1 before sourcing this file runs, in
+# the guests (where $VTRACE_OUT is set), again in a mount namespace of its
+# own with /proc/kallsyms hidden: each recording then has an empty
+# kallsyms section (the writer's fallback; the host's runs cover
+# kallsyms). Under TCG a guest kernel's 5 MB of symbols, written into
+# every file and read back, would be most of such a test's time, and
+# files sent back on the serial console go at tens of KB/s.
+if [ "${vt_hide_kallsyms:-0}" = 1 ] && [ -n "$VTRACE_OUT" ] &&
+   [ -z "$VTRACE_KALLSYMS_HIDDEN" ]; then
+	: > "$VTRACE_OUT/.no-kallsyms"
+	VTRACE_KALLSYMS_HIDDEN=1 exec unshare -m sh -c \
+		'mount --bind "$VTRACE_OUT/.no-kallsyms" /proc/kallsyms &&
+		 exec sh "$0"' "$0"
+fi
+
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$here/ktap_helpers.sh" ]; then
 	. "$here/ktap_helpers.sh"
