@@ -312,9 +312,9 @@ for tc in trace-cmd trace-cmd-r1; do
 			printf "CPU per MB at %d/s: not sustained by both (lost %d and %d): no comparison\n", r, dl, tl
 		else
 			printf "CPU per MB at %d/s: default %.2f ms/MB, %s %.2f: %.2fx (goal <= 0.50x: %s)\n",
-				r, d, n, t, t > 0 ? d / t : 0, d <= 0.5 * t ? "met" : "MISSED" }'
+				r, d, n, t, (t > 0 ? d / t : 0), (d <= 0.5 * t ? "met" : "MISSED") }'
 	awk -v d="${cpu_lost["default 0"]}" -v t="${cpu_lost["$tc 0"]}" -v n="$tc" 'BEGIN {
 		printf "unbounded storm: default lost %d (kernel), %s %d (goal: no more: %s)\n",
-			d, n, t, d <= t ? "met" : "MISSED" }'
+			d, n, t, (d <= t ? "met" : "MISSED") }'
 done
 exit 0
