@@ -256,6 +256,16 @@ int vt_cpu_data_open(struct vt_cpu_data **out, int fd, const char *path,
 	return 0;
 }
 
+/* -EFBIG, with the message, when @cpu's share has no room for a page. */
+static int check_room(struct vt_cpu_data *d, int cpu)
+{
+	if (d->cpu[cpu].bytes + d->page_size <= d->share)
+		return 0;
+	return vt_tracedat_err_set(d->err, -EFBIG,
+				   "CPU %d filled its %llu MiB of %s", cpu,
+				   d->share >> 20, d->path);
+}
+
 /**
  * vt_cpu_data_add - store one page of a CPU after its earlier ones
  * @d: the store
@@ -272,12 +282,10 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 {
 	struct cpu_run *c = &d->cpu[cpu];
 	off_t off = c->start + c->bytes;
-	int ret;
+	int ret = check_room(d, cpu);
 
-	if (c->bytes + d->page_size > d->share)
-		return vt_tracedat_err_set(d->err, -EFBIG,
-					   "CPU %d filled its %llu MiB of %s",
-					   cpu, d->share >> 20, d->path);
+	if (ret)
+		return ret;
 	ret = vt_pwrite_all(c->fd, page, len, off);
 	if (!ret && len < d->page_size)
 		ret = vt_pwrite_all(c->fd, d->zero_page, d->page_size - len,
@@ -311,12 +319,8 @@ int vt_cpu_data_splice(struct vt_cpu_data *d, int cpu, int pipe, void *spill)
 	loff_t off = start;
 	size_t done = 0;
 	ssize_t n;
-	int ret = 0;
+	int ret = check_room(d, cpu);
 
-	if (c->bytes + d->page_size > d->share)
-		ret = vt_tracedat_err_set(d->err, -EFBIG,
-					  "CPU %d filled its %llu MiB of %s",
-					  cpu, d->share >> 20, d->path);
 	while (!ret && done < d->page_size) {
 		n = splice(pipe, NULL, c->fd, &off, d->page_size - done,
 			   SPLICE_F_MOVE);

@@ -11,17 +11,13 @@
 #include <vtrace/sink.h>
 #include <vtrace/tracedat-writer.h>
 
-#include "file-io.h"
-
 /**
  * struct tracedat_sink - the writer, and why it could not be made
  * @td: the writer, from ->begin() on
- * @subbuf_size: the recording's sub-buffer size, the writer's page size
  * @create_err: text of a vt_tracedat_create() failure that left no writer
  */
 struct tracedat_sink {
 	struct vt_tracedat *td;
-	size_t subbuf_size;
 	char create_err[128];
 };
 
@@ -41,7 +37,6 @@ static int tracedat_begin(struct vtrace_sink *sink,
 	};
 	int ret;
 
-	ts->subbuf_size = info->subbuf_size;
 	ret = vt_tracedat_create(&ts->td, sink->path, &opts);
 	if (ret && !ts->td)
 		snprintf(ts->create_err, sizeof(ts->create_err), "%s",
@@ -55,17 +50,14 @@ static int tracedat_add_subbuf(struct vtrace_sink *sink, int cpu,
 	return vt_tracedat_add_page(priv_of(sink)->td, cpu, subbuf, size);
 }
 
-/* Whole sub-buffers go from the reader's pipe into the file. */
+/*
+ * Whole sub-buffers go from the reader's pipe into the file; @size is the
+ * recording's sub-buffer size, the writer's page size.
+ */
 static int tracedat_splice_subbuf(struct vtrace_sink *sink, int cpu, int pipe,
 				  size_t size, void *spill)
 {
-	struct tracedat_sink *ts = priv_of(sink);
-	int ret;
-
-	if (size == ts->subbuf_size)
-		return vt_tracedat_splice_page(ts->td, cpu, pipe, spill);
-	ret = vt_read_all(pipe, spill, size);
-	return ret ?: vt_tracedat_add_page(ts->td, cpu, spill, size);
+	return vt_tracedat_splice_page(priv_of(sink)->td, cpu, pipe, spill);
 }
 
 /* The writer reads the per-CPU counters from tracefs itself. */
