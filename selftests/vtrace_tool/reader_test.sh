@@ -40,7 +40,7 @@ have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 ncpus=$(grep -c '^processor' /proc/cpuinfo)
 
-ktap_set_plan 11
+ktap_set_plan 12
 
 # wakeup_num KEY FILE: a member of the summary's "wakeups" object.
 wakeup_num() {
@@ -200,6 +200,37 @@ if command -v setpriv > /dev/null &&
 	result "reader_rt_prio_refused_without_cap_sys_nice"
 else
 	ktap_test_skip "reader_rt_prio_refused_without_cap_sys_nice (no setpriv)"
+fi
+
+# Readers at SCHED_FIFO 1 below a task at SCHED_FIFO 2 that holds every
+# CPU (rt_hog, writing markers for 3 s) get no time at all: each is found
+# runnable twice without having run, and goes to the caller's policy,
+# where the kernel still gives it a share; once the hog has ended, each
+# goes back to SCHED_FIFO 1. Where realtime throttling is off the hog
+# would hold the CPUs for good: skipped.
+if [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = -1 ]; then
+	ktap_test_skip "reader_rt_starved_falls_back_and_returns (realtime throttling is off)"
+elif [ ! -r /proc/self/schedstat ]; then
+	ktap_test_skip "reader_rt_starved_falls_back_and_returns (no schedstat: CONFIG_SCHED_INFO)"
+else
+	start -e $event -r 1
+	expect [ $rc = 0 ]
+	"$here/rt_hog" 2 3000 "$idir/trace_marker"
+	expect [ $? = 0 ]
+	# Back within VTRACE_RECORDER_RT_CALM_MS and a look or two.
+	i=0
+	while [ "$(threads_at "$pid" 1 1)" != "$ncpus" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	expect [ "$(threads_at "$pid" 1 1)" = "$ncpus" ]
+	stop
+	expect [ $rc = 0 ]
+	starved=$(wakeup_num rt_starved "$work/json")
+	expect [ "$starved" -ge "$ncpus" ]
+	expect [ "$(wakeup_num rt_resumed "$work/json")" = "$starved" ]
+	expect [ "$(wakeup_num rt_restored "$work/json")" = "$ncpus" ]
+	result "reader_rt_starved_falls_back_and_returns ($starved times)"
 fi
 
 # Nothing under pressure: buffer_percent stays where it was set.

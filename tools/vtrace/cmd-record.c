@@ -1049,6 +1049,10 @@ static void print_wakeups(const struct record *r,
 		fprintf(stderr,
 			"vtrace: readers ran at SCHED_FIFO %d while tracing; %d of them back at the caller's policy for the drain\n",
 			w->rt_prio, vtrace_recorder_rt_restored(r->rec));
+	if (w->rt_starved)
+		fprintf(stderr,
+			"vtrace: readers starved by tasks above SCHED_FIFO %d: moved to the caller's policy %llu times, back at SCHED_FIFO %d %llu times\n",
+			w->rt_prio, w->rt_starved, w->rt_prio, w->rt_resumed);
 }
 
 /* -N: what reached the collector, and what did not; prints. */
@@ -1220,6 +1224,8 @@ static void print_summary(const struct record *r)
 	vtrace_json_uint(&j, "batches", w.batches);
 	vtrace_json_int(&j, "rt_prio", w.rt_prio);
 	vtrace_json_int(&j, "rt_restored", vtrace_recorder_rt_restored(r->rec));
+	vtrace_json_uint(&j, "rt_starved", w.rt_starved);
+	vtrace_json_uint(&j, "rt_resumed", w.rt_resumed);
 	vtrace_json_object_end(&j);
 	vtrace_json_object_end(&j);
 	cli_finish_json(&j);

@@ -47,6 +47,7 @@ LIBVTRACE_SRCS += slices.c
 LIBVTRACE_SRCS += state-dir.c
 LIBVTRACE_SRCS += strtab.c
 LIBVTRACE_SRCS += test-phase.c
+LIBVTRACE_SRCS += thread-sched.c
 LIBVTRACE_SRCS += trace-config.c
 LIBVTRACE_SRCS += trace-config-schema.c
 LIBVTRACE_SRCS += tracecmd-msg.c

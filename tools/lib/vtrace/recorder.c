@@ -32,6 +32,7 @@
 #include <vtrace/test-phase.h>
 
 #include "file-io.h"
+#include "thread-sched.h"
 
 #define DEFAULT_PERIOD_MS 1000
 /*
@@ -65,6 +66,16 @@
  * @batches: kernel calls its reader took them in, once it is done
  * @rt_restored: the thread went back to the caller's scheduling policy
  *	after running at vtrace_recorder_opts.rt_prio
+ * @tid: the thread's id once it runs, 0 before
+ * @sched_fds: its scheduling account (thread-sched.h), -1 when not open
+ * @sched: the last reading of it
+ * @starved: at the caller's policy for now: tasks above
+ *	vtrace_recorder_opts.rt_prio kept it off every CPU
+ * @calm_since: while @starved, when the current look for calm began
+ * @calm_waited_ns: @sched.waited_ns then
+ * @calm_broken: the thread was found starved again since @calm_since
+ * @policy_final: back at the caller's policy for the drain: no longer
+ *	watched
  */
 struct cpu_thread {
 	struct vtrace_recorder *rec;
@@ -84,6 +95,14 @@ struct cpu_thread {
 	unsigned long long subbufs;
 	unsigned long long batches;
 	bool rt_restored;
+	atomic_int tid;
+	int sched_fds[2];
+	struct vt_thread_sched sched;
+	bool starved;
+	struct timespec calm_since;
+	unsigned long long calm_waited_ns;
+	bool calm_broken;
+	bool policy_final;
 };
 
 /**
@@ -128,6 +147,12 @@ struct cpu_thread {
  * @caller_policy: the scheduling policy of the thread that started the
  *	recording, which reader threads go back to after @opts.rt_prio
  * @caller_param: its parameters
+ * @policy_lock: guards the reader threads' scheduling policy once they
+ *	run, their fields for watch_reader(), @rt_starved and @rt_resumed;
+ *	apart from @adapt_lock, which a reader takes at every wake-up, as
+ *	the main thread may be preempted while it holds this one
+ * @rt_starved: see &struct vtrace_recorder_wakeups
+ * @rt_resumed: see &struct vtrace_recorder_wakeups
  */
 struct vtrace_recorder {
 	struct vtrace_recorder_opts opts;
@@ -168,6 +193,9 @@ struct vtrace_recorder {
 	struct vtrace_recorder_wakeups wakeups;
 	int caller_policy;
 	struct sched_param caller_param;
+	pthread_mutex_t policy_lock;
+	unsigned long long rt_starved;
+	unsigned long long rt_resumed;
 };
 
 static void rec_error(struct vtrace_recorder *rec, const char *fmt, ...)
@@ -328,6 +356,7 @@ int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
 	rec->wake_fd = -1;
 	pthread_mutex_init(&rec->lock, NULL);
 	pthread_mutex_init(&rec->adapt_lock, NULL);
+	pthread_mutex_init(&rec->policy_lock, NULL);
 	rec->wakeups.first_lowered = -1;
 	rec->wakeups.rt_prio = opts->rt_prio;
 	*out = rec;
@@ -368,8 +397,9 @@ int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
 	    !rec->shown || !rec->changes)
 		return -ENOMEM;
 	for (cpu = 0; cpu < rec->nr_cpus; cpu++)
-		rec->threads[cpu] =
-			(struct cpu_thread){ .rec = rec, .cpu = cpu };
+		rec->threads[cpu] = (struct cpu_thread){
+			.rec = rec, .cpu = cpu, .sched_fds = { -1, -1 }
+		};
 	for (size_t i = 0; i < opts->nr_events; i++)
 		rec->changes[i].name = opts->events[i];
 	rec->stop_fd = eventfd(0, EFD_CLOEXEC);
@@ -945,12 +975,99 @@ static void restore_policy(struct cpu_thread *t)
 	struct sched_param param;
 	int policy;
 
-	if (pthread_setschedparam(pthread_self(), rec->caller_policy,
-				  &rec->caller_param))
+	pthread_mutex_lock(&rec->policy_lock);
+	t->policy_final = true;
+	if (!pthread_setschedparam(pthread_self(), rec->caller_policy,
+				   &rec->caller_param))
+		t->rt_restored = !pthread_getschedparam(pthread_self(), &policy,
+							&param) &&
+				 policy == rec->caller_policy;
+	pthread_mutex_unlock(&rec->policy_lock);
+}
+
+/* A reader thread to the caller's policy, or back to opts.rt_prio. */
+static bool set_reader_policy(struct cpu_thread *t, bool realtime)
+{
+	struct vtrace_recorder *rec = t->rec;
+	struct sched_param param = { .sched_priority = rec->opts.rt_prio };
+
+	if (realtime)
+		return !pthread_setschedparam(t->id, SCHED_FIFO, &param);
+	return !pthread_setschedparam(t->id, rec->caller_policy,
+				      &rec->caller_param);
+}
+
+static void look_for_calm(struct cpu_thread *t)
+{
+	clock_gettime(CLOCK_MONOTONIC, &t->calm_since);
+	t->calm_waited_ns = t->sched.waited_ns;
+	t->calm_broken = false;
+}
+
+/*
+ * A reader at a realtime priority that tasks above it keep off every CPU
+ * gets no time at all, where one at the caller's policy still gets the
+ * fair server's share (or, before 6.12, what realtime throttling leaves
+ * to the normal policy). Found runnable at two readings in a row without
+ * having run in between, it is starved, and goes to the caller's policy.
+ * It goes back after a whole VTRACE_RECORDER_RT_CALM_MS in which it was
+ * never found starved and waited to run for less than half the time: at
+ * the caller's policy under such a load it still waits most of each
+ * second for the fair server's turn, and may run at each of the
+ * readings, which are taken in that turn too.
+ */
+static void watch_reader(struct cpu_thread *t)
+{
+	struct vtrace_recorder *rec = t->rec;
+	pid_t tid = atomic_load(&t->tid);
+	struct vt_thread_sched now;
+	double calm_ms, waited_ms;
+	bool starved;
+
+	if (!tid || t->policy_final)
 		return;
-	t->rt_restored =
-		!pthread_getschedparam(pthread_self(), &policy, &param) &&
-		policy == rec->caller_policy;
+	if (t->sched_fds[0] < 0) {
+		if (!vt_thread_sched_open(tid, t->sched_fds) &&
+		    vt_thread_sched_read(t->sched_fds, &t->sched))
+			vt_thread_sched_close(t->sched_fds);
+		return;
+	}
+	if (vt_thread_sched_read(t->sched_fds, &now))
+		return;
+	starved = t->sched.runnable && now.runnable &&
+		  now.on_cpu_ns == t->sched.on_cpu_ns;
+	t->sched = now;
+	if (!t->starved) {
+		if (starved && set_reader_policy(t, false)) {
+			t->starved = true;
+			rec->rt_starved++;
+			look_for_calm(t);
+		}
+		return;
+	}
+	t->calm_broken |= starved;
+	calm_ms = since(&t->calm_since) * 1000;
+	if (calm_ms < VTRACE_RECORDER_RT_CALM_MS)
+		return;
+	waited_ms = (now.waited_ns - t->calm_waited_ns) / 1e6;
+	if (!t->calm_broken && waited_ms * 2 < calm_ms &&
+	    set_reader_policy(t, true)) {
+		t->starved = false;
+		rec->rt_resumed++;
+		return;
+	}
+	look_for_calm(t);
+}
+
+static void watch_readers(struct vtrace_recorder *rec)
+{
+	int cpu;
+
+	pthread_mutex_lock(&rec->policy_lock);
+	for (cpu = 0; cpu < rec->nr_cpus; cpu++)
+		if (rec->threads[cpu].running)
+			watch_reader(&rec->threads[cpu]);
+	pthread_mutex_unlock(&rec->policy_lock);
 }
 
 /*
@@ -973,6 +1090,7 @@ static void *record_cpu(void *arg)
 	};
 	cpu_set_t on_cpu;
 
+	atomic_store(&t->tid, gettid());
 	/*
 	 * At the caller's policy, run on the CPU whose buffer this thread
 	 * reads, so that under a load on every CPU each reader competes
@@ -1189,6 +1307,7 @@ static int stop_and_drain(struct vtrace_recorder *rec)
 		else if (!ret)
 			t->drain_err = consume_cpu(t, true);
 		t->running = false;
+		vt_thread_sched_close(t->sched_fds);
 		ret = ret ?: t->drain_err;
 		vtrace_ring_counters_read(rec->tfs, cpu, &rec->end[cpu]);
 		account_cpu(rec, cpu);
@@ -1269,6 +1388,43 @@ static int adopt_new_cpus(struct vtrace_recorder *rec)
 	return 0;
 }
 
+/*
+ * Wait up to @timeout_ms (< 0: without end) for wake_fd or a signal; with
+ * the readers at a realtime priority, look at them every
+ * VTRACE_RECORDER_WATCH_MS meanwhile.
+ */
+static void wait_watching(struct vtrace_recorder *rec, int timeout_ms)
+{
+	struct pollfd wake = { .fd = rec->wake_fd, .events = POLLIN };
+	int slice, left_ms = timeout_ms;
+	struct timespec t0;
+	eventfd_t count;
+	int n;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		slice = left_ms;
+		if (rec->opts.rt_prio &&
+		    (slice < 0 || slice > VTRACE_RECORDER_WATCH_MS))
+			slice = VTRACE_RECORDER_WATCH_MS;
+		n = poll(&wake, 1, slice);
+		if (n < 0 && errno != EINTR) {
+			rec_error(rec, "poll: %s", strerror(errno));
+			fail(rec, -errno);
+		}
+		if (rec->opts.rt_prio)
+			watch_readers(rec);
+		if (n)
+			break;
+		if (timeout_ms >= 0) {
+			left_ms = timeout_ms - since(&t0) * 1000;
+			if (left_ms <= 0)
+				break;
+		}
+	}
+	eventfd_read(rec->wake_fd, &count);
+}
+
 /**
  * vtrace_recorder_poll - wait while the recording runs
  * @rec: a started recorder
@@ -1285,9 +1441,7 @@ static int adopt_new_cpus(struct vtrace_recorder *rec)
  */
 int vtrace_recorder_poll(struct vtrace_recorder *rec, int timeout_ms)
 {
-	struct pollfd wake = { .fd = rec->wake_fd, .events = POLLIN };
 	long long left_ms;
-	eventfd_t count;
 	int ret;
 
 	new_call(rec);
@@ -1302,11 +1456,7 @@ int vtrace_recorder_poll(struct vtrace_recorder *rec, int timeout_ms)
 			else if (left_ms < timeout_ms)
 				timeout_ms = left_ms;
 		}
-		if (poll(&wake, 1, timeout_ms) < 0 && errno != EINTR) {
-			rec_error(rec, "poll: %s", strerror(errno));
-			fail(rec, -errno);
-		}
-		eventfd_read(rec->wake_fd, &count);
+		wait_watching(rec, timeout_ms);
 	}
 	if (atomic_load(&rec->reason) == VTRACE_STOP_NONE) {
 		ret = adopt_new_cpus(rec);
@@ -1425,6 +1575,7 @@ void vtrace_recorder_destroy(struct vtrace_recorder *rec)
 	free(rec->changes);
 	free(rec->clock);
 	pthread_mutex_destroy(&rec->adapt_lock);
+	pthread_mutex_destroy(&rec->policy_lock);
 	pthread_mutex_destroy(&rec->lock);
 	free(rec);
 }
@@ -1626,6 +1777,10 @@ void vtrace_recorder_wakeups(const struct vtrace_recorder *rec,
 	pthread_mutex_lock(&r->adapt_lock);
 	*w = r->wakeups;
 	pthread_mutex_unlock(&r->adapt_lock);
+	pthread_mutex_lock(&r->policy_lock);
+	w->rt_starved = r->rt_starved;
+	w->rt_resumed = r->rt_resumed;
+	pthread_mutex_unlock(&r->policy_lock);
 	w->rereads = 0;
 	w->subbufs = 0;
 	w->batches = 0;

@@ -66,6 +66,14 @@ struct vtrace_recorder;
  */
 #define VTRACE_RECORDER_LOW_PERCENT 1
 #define VTRACE_RECORDER_CALM_MS 500
+/*
+ * Readers at a realtime priority are looked at this often while the
+ * recording runs; one that tasks above it keep off every CPU goes to the
+ * caller's policy until it has run unhindered for VTRACE_RECORDER_RT_CALM_MS
+ * (see struct vtrace_recorder_wakeups).
+ */
+#define VTRACE_RECORDER_WATCH_MS 100
+#define VTRACE_RECORDER_RT_CALM_MS 1000
 
 /**
  * enum vtrace_fill_policy - what a recording keeps when data outgrows it
@@ -221,6 +229,11 @@ struct vtrace_recorder_progress {
  * @batches: calls they took them in (see &struct vtrace_ring_stats)
  * @first_lowered: seconds from the start to the first @lowered, or -1
  * @rt_prio: the readers' SCHED_FIFO priority while tracing, 0 for none
+ * @rt_starved: times a reader at @rt_prio was found runnable at two
+ *	looks in a row without having run in between (tasks above it held
+ *	every CPU it may run on) and went to the caller's policy, where the
+ *	kernel still gives it a share
+ * @rt_resumed: times such a reader went back to @rt_prio
  */
 struct vtrace_recorder_wakeups {
 	unsigned long long lowered;
@@ -231,6 +244,8 @@ struct vtrace_recorder_wakeups {
 	unsigned long long batches;
 	double first_lowered;
 	int rt_prio;
+	unsigned long long rt_starved;
+	unsigned long long rt_resumed;
 };
 
 int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
