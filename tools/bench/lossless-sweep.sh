@@ -7,7 +7,7 @@
 #
 #   tools/bench/lossless-sweep.sh [-b "BUFFER_KB ..."] [-t SECONDS]
 #	[-p "READER ..."] [-s STEPS] [-c RATE] [-P STORM_PRIO]
-#	[-L syscalls|marker] [-m MARKER_BYTES]
+#	[-L syscalls|marker] [-m MARKER_BYTES] [-x EARLIER_VTRACE]
 #
 # For each buffer size (-b, default "1024 4096" KB per CPU) and reader
 # (-p, default "default default-r0 mmap trace-cmd trace-cmd-r1";
@@ -46,6 +46,9 @@
 # byte is then far below a reader's, whose limit shows at the normal
 # policy too. The same events are enabled for both loads.
 #
+# -x adds the reader "before": the default of another vtrace binary (an
+# earlier build), for a before/after in one run; name it in -p.
+#
 # Needs root and tracefs; run it under the tracefs lock. The machine's
 # other work moves the numbers: compare ratios within one run.
 set -euo pipefail
@@ -61,7 +64,8 @@ common=200000
 storm_prio=2
 load=syscalls
 marker_bytes=512
-while getopts b:t:p:s:c:P:L:m: opt; do
+earlier=
+while getopts b:t:p:s:c:P:L:m:x: opt; do
 	case $opt in
 	b) buffers=$OPTARG ;;
 	t) secs=$OPTARG ;;
@@ -71,6 +75,7 @@ while getopts b:t:p:s:c:P:L:m: opt; do
 	P) storm_prio=$OPTARG ;;
 	L) load=$OPTARG ;;
 	m) marker_bytes=$OPTARG ;;
+	x) earlier=$(realpath "$OPTARG") ;;
 	*) sed -n 8,10p "$0" >&2; exit 2 ;;
 	esac
 done
@@ -127,14 +132,15 @@ measure() {
 			-o "$work/out.dat" > "$work/log" 2>&1 &
 		pid=$!
 	else
-		local opt=()
+		local opt=() bin=$vtrace
 		case $reader in
 		default) ;;
 		default-r0) opt=(-r 0) ;;
+		before) bin=${earlier:?-p before needs -x EARLIER_VTRACE} ;;
 		*) opt=(--reader "$reader") ;;
 		esac
 		setsid /usr/bin/time -f '%U %S' -o "$work/time" \
-			"$vtrace" record --instance "$inst" \
+			"$bin" record --instance "$inst" \
 			-e raw_syscalls/sys_enter -e raw_syscalls/sys_exit \
 			-e syscalls/sys_enter_getppid -e syscalls/sys_exit_getppid \
 			-b "$kb" "${opt[@]}" -o "$work/out.dat" --json \
