@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,87 @@ int cli_load_categories(const struct cli_files *files,
 			ret = err;
 	}
 	return ret;
+}
+
+/**
+ * cli_parse_report_opts - parse the options of a command that reports on
+ *	the categories
+ * @argc: the command's argument count
+ * @argv: its arguments, the command's name first
+ * @usage: prints the command's usage on @out
+ * @o: set from them; @o->files.names is the caller's to free
+ *
+ * -h prints the usage on stdout, a bad option or an argument the usage on
+ * stderr.
+ *
+ * Return: -1 to go on, or the exit status the command is to return now
+ * (%VTRACE_EXIT_OK after -h, %VTRACE_EXIT_USAGE).
+ */
+int cli_parse_report_opts(int argc, char **argv, void (*usage)(FILE *out),
+			  struct cli_report_opts *o)
+{
+	static const struct option options[] = {
+		{ "file", required_argument, NULL, 'f' },
+		{ "instance", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	int opt;
+
+	*o = (struct cli_report_opts){};
+	while ((opt = getopt_long(argc, argv, "f:h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			if (cli_files_add(&o->files, optarg))
+				return VTRACE_EXIT_USAGE;
+			break;
+		case 'i':
+			if (cli_parse_instance_name(optarg))
+				return VTRACE_EXIT_USAGE;
+			o->instance = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return VTRACE_EXIT_OK;
+		default:
+			usage(stderr);
+			return VTRACE_EXIT_USAGE;
+		}
+	}
+	if (cli_unexpected_argument(argc, argv, optind)) {
+		usage(stderr);
+		return VTRACE_EXIT_USAGE;
+	}
+	return -1;
+}
+
+/**
+ * cli_load_categories_status - cli_load_categories(), as an exit status
+ * @files: as for cli_load_categories()
+ * @map: as for cli_load_categories()
+ * @diags: as for cli_load_categories(); printed on stderr, with @json
+ *	only when loading failed (otherwise they go in the JSON)
+ * @json: the command prints JSON
+ *
+ * Return: %VTRACE_EXIT_OK, %VTRACE_EXIT_FAIL when a file had errors, or
+ * %VTRACE_EXIT_USAGE when one could not be read.
+ */
+int cli_load_categories_status(const struct cli_files *files,
+			       struct vtrace_catmap *map,
+			       struct vtrace_diags *diags, bool json)
+{
+	int ret = cli_load_categories(files, map, diags);
+	int status = !ret	    ? VTRACE_EXIT_OK :
+		     ret == -EINVAL ? VTRACE_EXIT_FAIL :
+				      VTRACE_EXIT_USAGE;
+
+	if (!json || status)
+		cli_print_diags(stderr, diags);
+	return status;
 }
 
 /**

@@ -40,6 +40,25 @@ struct cli_files {
 };
 
 int cli_files_add(struct cli_files *files, char *name);
+
+/**
+ * struct cli_report_opts - the options of a command that reports on the
+ *	categories (categories, status)
+ * @files: -f/--file, in order
+ * @instance: --instance NAME, or NULL for the top level
+ * @json: --json
+ */
+struct cli_report_opts {
+	struct cli_files files;
+	const char *instance;
+	bool json;
+};
+
+int cli_parse_report_opts(int argc, char **argv, void (*usage)(FILE *out),
+			  struct cli_report_opts *o);
+int cli_load_categories_status(const struct cli_files *files,
+			       struct vtrace_catmap *map,
+			       struct vtrace_diags *diags, bool json);
 bool cli_unexpected_argument(int argc, char **argv, int optind);
 int cli_load_categories(const struct cli_files *files,
 			struct vtrace_catmap *map, struct vtrace_diags *diags);

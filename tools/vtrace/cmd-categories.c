@@ -4,7 +4,6 @@
  * event's presence and enabled state on this tracefs.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,67 +43,32 @@ static const char *state_name(enum vtrace_event_state state)
 
 int cmd_categories(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "file", required_argument, NULL, 'f' },
-		{ "instance", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	struct vtrace_instance *vi = NULL;
-	struct cli_files files = {};
-	const char *instance = NULL;
 	enum vtrace_event_state state;
+	struct cli_report_opts o;
 	struct vtrace_catmap map;
 	struct vtrace_diags diags;
 	struct vtrace_json j;
-	int status, opt, ret;
-	bool json = false;
+	int status, ret;
 	size_t i, k;
 
-	while ((opt = getopt_long(argc, argv, "f:h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			if (cli_files_add(&files, optarg))
-				return VTRACE_EXIT_USAGE;
-			break;
-		case 'i':
-			if (cli_parse_instance_name(optarg))
-				return VTRACE_EXIT_USAGE;
-			instance = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			categories_usage(stdout);
-			return VTRACE_EXIT_OK;
-		default:
-			categories_usage(stderr);
-			return VTRACE_EXIT_USAGE;
-		}
-	}
-	if (cli_unexpected_argument(argc, argv, optind)) {
-		categories_usage(stderr);
-		return VTRACE_EXIT_USAGE;
+	status = cli_parse_report_opts(argc, argv, categories_usage, &o);
+	if (status >= 0) {
+		free(o.files.names);
+		return status;
 	}
 
 	vtrace_catmap_init(&map);
 	vtrace_diags_init(&diags);
-	ret = cli_load_categories(&files, &map, &diags);
-	status = !ret		? VTRACE_EXIT_OK :
-		 ret == -EINVAL ? VTRACE_EXIT_FAIL :
-				  VTRACE_EXIT_USAGE;
-	if (!json || status)
-		cli_print_diags(stderr, &diags);
+	status = cli_load_categories_status(&o.files, &map, &diags, o.json);
 
-	ret = cli_open_tracefs(instance, VTRACE_INSTANCE_EXISTING, &vi);
+	ret = cli_open_tracefs(o.instance, VTRACE_INSTANCE_EXISTING, &vi);
 	if (ret) {
 		status = ret;
 		goto out;
 	}
 
-	if (json) {
+	if (o.json) {
 		vtrace_json_init(&j, stdout);
 		vtrace_json_object_begin(&j, NULL);
 		vtrace_json_array_begin(&j, "categories");
@@ -112,7 +76,7 @@ int cmd_categories(int argc, char **argv)
 	for (i = 0; i < map.nr; i++) {
 		const struct vtrace_category *cat = &map.cats[i];
 
-		if (json) {
+		if (o.json) {
 			vtrace_json_object_begin(&j, NULL);
 			vtrace_json_string(&j, "name", cat->name);
 			vtrace_json_array_begin(&j, "events");
@@ -129,7 +93,7 @@ int cmd_categories(int argc, char **argv)
 				status = VTRACE_EXIT_FAIL;
 				state = VTRACE_EVENT_MISSING;
 			}
-			if (!json) {
+			if (!o.json) {
 				printf("  %-48s %s\n", event,
 				       state_name(state));
 				continue;
@@ -146,12 +110,12 @@ int cmd_categories(int argc, char **argv)
 				vtrace_json_bool(&j, "always_on", true);
 			vtrace_json_object_end(&j);
 		}
-		if (json) {
+		if (o.json) {
 			vtrace_json_array_end(&j);
 			vtrace_json_object_end(&j);
 		}
 	}
-	if (json) {
+	if (o.json) {
 		vtrace_json_array_end(&j);
 		cli_json_diags(&j, &diags);
 		vtrace_json_object_end(&j);
@@ -162,6 +126,6 @@ out:
 	vtrace_instance_close(vi);
 	vtrace_diags_free(&diags);
 	vtrace_catmap_free(&map);
-	free(files.names);
+	free(o.files.names);
 	return status;
 }

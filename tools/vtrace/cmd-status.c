@@ -4,7 +4,6 @@
  * settings that decide what a recording will see.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -286,61 +285,27 @@ static void print_json(const struct status_report *r,
 
 int cmd_status(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "file", required_argument, NULL, 'f' },
-		{ "instance", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	struct status_report report = {};
-	struct cli_files files = {};
-	const char *instance = NULL;
+	struct cli_report_opts o;
 	struct vtrace_catmap map;
 	struct vtrace_diags diags;
 	struct vtrace_json j;
-	int status, opt, ret;
-	bool json = false;
+	int status, ret;
 
-	while ((opt = getopt_long(argc, argv, "f:h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			if (cli_files_add(&files, optarg))
-				return VTRACE_EXIT_USAGE;
-			break;
-		case 'i':
-			if (cli_parse_instance_name(optarg))
-				return VTRACE_EXIT_USAGE;
-			instance = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			status_usage(stdout);
-			return VTRACE_EXIT_OK;
-		default:
-			status_usage(stderr);
-			return VTRACE_EXIT_USAGE;
-		}
-	}
-	if (cli_unexpected_argument(argc, argv, optind)) {
-		status_usage(stderr);
-		return VTRACE_EXIT_USAGE;
+	status = cli_parse_report_opts(argc, argv, status_usage, &o);
+	if (status >= 0) {
+		free(o.files.names);
+		return status;
 	}
 
 	vtrace_catmap_init(&map);
 	vtrace_diags_init(&diags);
 	vtrace_strtab_init(&report.enabled);
 	report.map = &map;
-	ret = cli_load_categories(&files, &map, &diags);
-	status = !ret		? VTRACE_EXIT_OK :
-		 ret == -EINVAL ? VTRACE_EXIT_FAIL :
-				  VTRACE_EXIT_USAGE;
-	if (!json || status)
-		cli_print_diags(stderr, &diags);
+	status = cli_load_categories_status(&o.files, &map, &diags, o.json);
 
-	ret = cli_open_tracefs(instance, VTRACE_INSTANCE_EXISTING, &report.vi);
+	ret = cli_open_tracefs(o.instance, VTRACE_INSTANCE_EXISTING,
+			       &report.vi);
 	if (!ret)
 		ret = status_read(&report);
 	if (ret) {
@@ -348,7 +313,7 @@ int cmd_status(int argc, char **argv)
 		goto out;
 	}
 
-	if (json) {
+	if (o.json) {
 		vtrace_json_init(&j, stdout);
 		print_json(&report, &diags, &j);
 		if (cli_finish_json(&j))
@@ -361,6 +326,6 @@ out:
 	vtrace_instance_close(report.vi);
 	vtrace_diags_free(&diags);
 	vtrace_catmap_free(&map);
-	free(files.names);
+	free(o.files.names);
 	return status;
 }
