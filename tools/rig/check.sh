@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh [TARGET...] - the whole test suite (make check): set-up, then the
-# host run and every rig kernel booted under QEMU, overlapping (below).  The
-# last line sums every KTAP result of every run: "N passed, N failed".
+# check.sh [TARGET...] - the whole test suite (make check): set-up, the host
+# run, then every rig kernel booted under QEMU.  The last line sums every
+# KTAP result of every run: "N passed, N failed".
 # Default targets: 6.12-amd64 6.12-arm64 6.1-amd64 (or $VTRACE_TARGETS).
 
 set -uo pipefail
@@ -34,13 +34,16 @@ tally() {
 	fi
 }
 
-# The runs overlap, and the guests' consoles are printed when all have
-# ended. A guest whose QEMU runs a thread per vCPU (arm64) is the longest
-# run, and keeps only about one CPU busy on average (its tests wait as
-# often as they compute): it starts first, in the background, and the
-# host run goes on beside it. An x86_64 guest runs its vCPUs on one QEMU
-# thread (run-guest.sh); after the host run as many of them run at once
-# as there are CPUs left.
+mkdir -p "$top/.cache/rig"
+echo "== host: $(uname -r)"
+start=$SECONDS
+"$rig/run-host.sh" | tee "$top/.cache/rig/host.summary"
+tally "$top/.cache/rig/host.summary" host
+echo "== host: $((SECONDS - start)) s"
+
+# An x86_64 guest runs its vCPUs on one QEMU thread (run-guest.sh): as
+# many of them as there are CPUs run side by side, each printed when all
+# have ended; a guest of several threads (arm64) runs alone, printed live.
 single=()
 multi=()
 for t in "${targets[@]}"; do
@@ -49,56 +52,34 @@ for t in "${targets[@]}"; do
 	*) multi+=("$t") ;;
 	esac
 done
-slots=$(($(nproc) - ${#multi[@]}))
-[ "$slots" -ge 1 ] || slots=1
-mkdir -p "$top/.cache/rig"
-# Their kernels one at a time: two apt-get downloads could collide.
-for t in "${multi[@]}" "${single[@]}"; do
-	"$rig/fetch-kernel.sh" "$t" >/dev/null
-done
-# run_guest TARGET: in the background, its summary and seconds to files.
-run_guest() {
-	rm -f "$top/.cache/rig/$1.summary" "$top/.cache/rig/$1.seconds"
-	(
-		begin=$SECONDS
-		"$rig/run-guest.sh" "$1" >"$top/.cache/rig/$1.summary"
-		echo $((SECONDS - begin)) >"$top/.cache/rig/$1.seconds"
-	) &
-}
-start=$SECONDS
-for t in "${multi[@]}"; do
-	echo "== guest: $t started"
-	run_guest "$t"
-done
-
-echo "== host: $(uname -r)"
-"$rig/run-host.sh" | tee "$top/.cache/rig/host.summary"
-tally "$top/.cache/rig/host.summary" host
-echo "== host: $((SECONDS - start)) s"
-
-# At most $slots x86_64 guests at once: wait for one of them to end.
-pids=()
-for t in "${single[@]}"; do
-	while [ "${#pids[@]}" -ge "$slots" ]; do
-		wait -n "${pids[@]}"
-		alive=()
-		for p in "${pids[@]}"; do
-			kill -0 "$p" 2>/dev/null && alive+=("$p")
-		done
-		pids=("${alive[@]}")
+ncpus=$(nproc)
+while [ "${#single[@]}" -gt 1 ] && [ "$ncpus" -gt 1 ]; do
+	batch=("${single[@]:0:ncpus}")
+	single=("${single[@]:ncpus}")
+	echo "== guests side by side: ${batch[*]}"
+	start=$SECONDS
+	# Their kernels one at a time: two apt-get downloads could collide.
+	for t in "${batch[@]}"; do
+		"$rig/fetch-kernel.sh" "$t" >/dev/null
 	done
-	echo "== guest: $t started at $((SECONDS - start)) s"
-	run_guest "$t"
-	pids+=($!)
+	for t in "${batch[@]}"; do
+		"$rig/run-guest.sh" "$t" >"$top/.cache/rig/$t.summary" &
+	done
+	wait
+	for t in "${batch[@]}"; do
+		echo "== guest: $t"
+		cat "$top/.cache/rig/$t.summary"
+		tally "$top/.cache/rig/$t.summary" "$t"
+	done
+	echo "== guests side by side: ${batch[*]}: $((SECONDS - start)) s"
 done
-wait
-for t in "${targets[@]}"; do
+for t in "${single[@]}" "${multi[@]}"; do
 	echo "== guest: $t"
-	cat "$top/.cache/rig/$t.summary"
+	start=$SECONDS
+	"$rig/run-guest.sh" "$t" | tee "$top/.cache/rig/$t.summary"
 	tally "$top/.cache/rig/$t.summary" "$t"
-	echo "== guest: $t: $(cat "$top/.cache/rig/$t.seconds" 2>/dev/null) s"
+	echo "== guest: $t: $((SECONDS - start)) s"
 done
-echo "== all runs: $((SECONDS - start)) s"
 
 # Where the time went: the ten longest tests of every run.
 echo "== slowest tests"
