@@ -9,7 +9,8 @@
 # kernel-doc -none -Wall finds nothing in the libraries (tools/lib/), the
 # device-tree overlays in dts/ compile without a dtc warning, dt-schema
 # accepts the bindings and validates the overlays against them, and
-# docutils parses Documentation/*.rst without a warning.
+# docutils parses Documentation/*.rst without a warning, and groff
+# formats the man pages without one.
 # --no-module skips the module builds (minutes): the checks of the files
 # alone, for running before landing.
 
@@ -31,7 +32,7 @@ result() {
 }
 
 echo "TAP version 13"
-echo "1..$((${#targets[@]} + (${#targets[@]} > 0) + 7))"
+echo "1..$((${#targets[@]} + (${#targets[@]} > 0) + 8))"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -145,3 +146,13 @@ done)
 rst_problems=$(grep -c . <<<"$rst_out")
 [ "$rst_problems" = 0 ] || sed 's/^/# /' <<<"$rst_out"
 result "$rst_problems" "docutils parses Documentation/*.rst: $rst_problems lines"
+
+# groff (groff-base, which man-db needs) on each man page, every warning
+# on: a stray control character or a line it cannot break shows in man.
+mapfile -t man_pages < <(cd "$top" && git ls-files | grep -E '\.[1-8]$')
+man_out=$(cd "$top" && for f in "${man_pages[@]}"; do
+	groff -man -ww -z "$f" 2>&1
+done)
+man_problems=$(grep -c . <<<"$man_out")
+[ "$man_problems" = 0 ] || sed 's/^/# /' <<<"$man_out"
+result "$man_problems" "groff -man -ww formats the man pages: $man_problems warnings"
