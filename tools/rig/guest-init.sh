@@ -54,8 +54,14 @@ run_tests() {
 		prog=${entry#*:}
 		echo "### vtrace-test BEGIN $entry"
 		start=$(date +%s)
-		(cd "/vtrace/selftests/$dir" && timeout "$timeout_s" "./$prog")
-		rc=$?
+		if [ "$timeout_s" = skip ]; then
+			echo "TAP version 13"
+			echo "1..0 # SKIP left to the x86_64 guests and the host on $(uname -m) (tools/rig/run-guest.sh)"
+			rc=4
+		else
+			(cd "/vtrace/selftests/$dir" && timeout "$timeout_s" "./$prog")
+			rc=$?
+		fi
 		echo "### vtrace-test END $entry rc=$rc s=$(($(date +%s) - start))"
 	done < /vtrace/tests.list
 	# Whatever a test left for the host to check (trace files...).
