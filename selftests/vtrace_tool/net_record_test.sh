@@ -340,8 +340,13 @@ f=$(received "$d")
 per_cpu_report "$f" > "$d.got"
 per_cpu_json "$d.json" > "$d.sent"
 expect cmp -s "$d.got" "$d.sent"
-cmp -s "$d.got" "$d.sent" ||
+if ! cmp -s "$d.got" "$d.sent"; then
 	ktap_print_msg "received: $(cat "$d.got" | tr '\n' ' '); sent: $(cat "$d.sent" | tr '\n' ' '); $(tr -d '\n' < "$d.json")"
+	# The listener's side of a mismatch.
+	ktap_print_msg "listener's files: $(ls -l "$d" | tr '\n' ' ')"
+	ktap_print_msg "listener's log: $(tail -n 20 "$d.log" | tr '\n' ' ')"
+	ktap_print_msg "report: $(trace-cmd report "$f" 2>&1 | tail -n 5 | tr '\n' ' ')"
+fi
 expect [ "$(settings_of "$idir")" = "$before" ]
 stop_listener
 result net_slow_collector_is_back_pressure_loss
