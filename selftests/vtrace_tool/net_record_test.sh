@@ -104,6 +104,24 @@ wait_started() {
 	vt_wait_recording "$idir"
 }
 
+# metadata_read DIR - wait until the listener has read the metadata: it
+# writes it into its file as it reads (the data goes to files per CPU),
+# so the file stops growing. Until then a signal (the SIGCHLD of its
+# readers stopped or continued) ends its poll() for the next message with
+# EINTR, which trace-cmd 3.1.6 takes for an error: it drops the session.
+metadata_read() {
+	prev=-1
+	n=0
+	while [ $n -lt 100 ]; do
+		size=$(stat -c %s "$(received "$1")" 2> /dev/null || echo 0)
+		[ "$size" -gt 0 ] && [ "$size" = "$prev" ] && return 0
+		prev=$size
+		sleep 0.3
+		n=$((n + 1))
+	done
+	return 1
+}
+
 # markers N [PAUSE] - N markers into the instance, with a pause of PAUSE
 # seconds after each 100.
 markers() {
@@ -318,6 +336,7 @@ d=$work/slow
 expect start_listener "$d"
 record_bg -N "127.0.0.1:$port" -e sched/sched_switch -t 60 --json
 expect wait_started
+expect metadata_read "$d"
 kill -STOP "-$lpid"
 start=$(date +%s)
 markers 20000
