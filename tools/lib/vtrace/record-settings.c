@@ -306,7 +306,8 @@ int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
 		was = read_setting(s->instance, "tracing_cpumask");
 		if (!was)
 			return errno_or(-EIO);
-		ret = vtrace_journal_setting(s->journal, "tracing_cpumask", was);
+		ret = vtrace_journal_setting(s->journal, "tracing_cpumask",
+					     was);
 		if (ret) {
 			free(was);
 			return ret;
@@ -397,8 +398,8 @@ int vtrace_settings_set_option(struct vtrace_record_settings *s,
 	if (!ret)
 		ret = write_setting(s->instance, file, on ? "1" : "0");
 	/* What is put back is the opposite of what was written. */
-	if (!ret && asprintf(&grown[s->nr_options], "%s%s", on ? "no" : "",
-			     name) < 0)
+	if (!ret &&
+	    asprintf(&grown[s->nr_options], "%s%s", on ? "no" : "", name) < 0)
 		ret = -ENOMEM;
 	else if (!ret)
 		s->nr_options++;
@@ -465,8 +466,8 @@ static void restore_failed(struct vtrace_record_settings *s, const char *knob,
 	*ret = err;
 	vtrace_settings_read_back(s, knob, now, sizeof(now));
 	snprintf(s->restore_error, sizeof(s->restore_error),
-		 "cannot put %s back to %s: %s; it is left at %s", knob,
-		 wanted, strerror(-err), *now ? now : "an unknown value");
+		 "cannot put %s back to %s: %s; it is left at %s", knob, wanted,
+		 strerror(-err), *now ? now : "an unknown value");
 }
 
 static void restore_number(struct vtrace_record_settings *s, const char *knob,

@@ -318,8 +318,8 @@ int vtrace_recorder_check_rt_prio(int prio, char *why, size_t len)
  * Notes a setting the kernel refused that the recording chose itself
  * (@err a refusal: vtrace_knob_refusal()); @value is what is in force.
  */
-static void note_not_set(struct vtrace_recorder *rec, const char *knob,
-			 int err, const char *value)
+static void note_not_set(struct vtrace_recorder *rec, const char *knob, int err,
+			 const char *value)
 {
 	struct vtrace_knob_not_set *n;
 
@@ -337,8 +337,7 @@ static void note_not_set(struct vtrace_recorder *rec, const char *knob,
  * kernel's value in force and is noted. Returns @err for any other
  * failure, else 0.
  */
-static int optional_knob(struct vtrace_recorder *rec, const char *knob,
-			 int err)
+static int optional_knob(struct vtrace_recorder *rec, const char *knob, int err)
 {
 	char value[VTRACE_KNOB_VALUE_MAX];
 
