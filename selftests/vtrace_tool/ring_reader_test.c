@@ -165,6 +165,7 @@ FIXTURE_SETUP(ring)
 {
 	const char *path_name = vtrace_reader_path_name(variant->path);
 	static const char *const systems[] = { "ftrace", NULL };
+	const char *why;
 	char name[64];
 	int cpu, ret;
 
@@ -181,8 +182,8 @@ FIXTURE_SETUP(ring)
 		tracefs_instance_destroy(self->instance);
 		tracefs_instance_free(self->instance);
 		self->instance = NULL;
-		SKIP(return, "this kernel refuses buffer_size_kb: %s",
-			   strerror(ret));
+		why = strerror(ret);
+		SKIP(return, "this kernel refuses buffer_size_kb: %s", why);
 	}
 
 	self->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -309,11 +310,13 @@ TEST_F_TIMEOUT(ring, consume_while_writing_gets_every_event_once, 90)
 	int map[MAX_CPUS];
 	pthread_t thread;
 	int cpu, n = 0, i, ret;
+	const char *why;
 
 	ret = set_knob(self->instance, "buffer_percent", 10);
-	if (ret)
-		SKIP(return, "this kernel refuses buffer_percent: %s",
-			   strerror(ret));
+	if (ret) {
+		why = strerror(ret);
+		SKIP(return, "this kernel refuses buffer_percent: %s", why);
+	}
 	for (cpu = 0; cpu < self->nr_cpus; cpu++) {
 		if (!self->readers[cpu])
 			continue;
