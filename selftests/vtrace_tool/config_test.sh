@@ -234,7 +234,7 @@ if ! command -v protoc > /dev/null || [ ! -f "$proto_dir/perfetto_config.proto" 
 	ktap_finished
 	exit
 fi
-schema=$here/../../tools/lib/vtrace/trace-config-schema.c
+schema=$here/../../tools/lib/vtrace/config/trace-config-schema.c
 [ -f "$schema" ] || schema=$here/trace-config-schema.c
 # "table name number type repeated" for every field.
 sed -n 's/^static const struct vtrace_pb_field \([a-z_]*\)_fields.*/T \1/p;

@@ -6,7 +6,7 @@
  * is turned into slices and profiled. Any result is fine; a crash,
  * hang, leak or sanitizer report is not.
  *
- * Built and run by fuzz_slices.sh (clang, ASan, UBSan) from the
+ * Built and run by fuzz_run.sh (clang, ASan, UBSan) from the
  * library's sources, on fuzz-dmtrace-corpus/.
  */
 #include <stdint.h>

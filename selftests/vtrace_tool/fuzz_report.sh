@@ -31,17 +31,19 @@ mkdir -p "$out/corpus"
 pkgs="libtracecmd libtracefs libtraceevent"
 san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined"
 # shellcheck disable=SC2046
-clang $san -fsanitize=fuzzer -D_GNU_SOURCE -I"$top/tools/lib" \
-	-I"$top/tools/lib/atrace/include" -I"$cli" \
+inc="-I$lib/include -iquote $lib -I$top/tools/lib/atrace/include"
+# shellcheck disable=SC2046,SC2086
+clang $san -fsanitize=fuzzer -D_GNU_SOURCE $inc -I"$cli" \
 	$(pkg-config --cflags $pkgs) -o "$out/fuzz_report" \
 	"$here/fuzz_report.c" "$cli/cmd-report.c" "$cli/cli.c" \
 	"$cli/report-dmtrace.c" "$cli/slices-load.c" \
-	"$lib"/*.c $(pkg-config --libs $pkgs)
-# shellcheck disable=SC2046
-clang $san -D_GNU_SOURCE -I"$top/tools/lib" $(pkg-config --cflags libtracefs) \
+	$(find "$lib" -name '*.c' | sort) $(pkg-config --libs $pkgs)
+# shellcheck disable=SC2046,SC2086
+clang $san -D_GNU_SOURCE $inc $(pkg-config --cflags libtracefs) \
 	-o "$out/tracedat_capture" "$here/tracedat_capture.c" \
-	"$lib/tracedat-writer.c" "$lib/tracedat-cpu-data.c" "$lib/file-io.c" \
-	"$lib/output-file.c" \
+	"$lib/sinks/tracedat/tracedat-writer.c" \
+	"$lib/sinks/tracedat/tracedat-cpu-data.c" "$lib/base/file-io.c" \
+	"$lib/base/output-file.c" \
 	$(pkg-config --libs libtracefs libtraceevent)
 
 if [ ! -s "$out/corpus/seed.dat" ]; then

@@ -9,7 +9,7 @@
  * drawn as dot and written as a method trace, which is read back.
  * Any result is fine; a crash, hang, leak or sanitizer report is not.
  *
- * Built and run by fuzz_slices.sh (clang, ASan, UBSan) from the
+ * Built and run by fuzz_run.sh (clang, ASan, UBSan) from the
  * library's sources, on fuzz-slices-corpus/.
  */
 #include <stdint.h>

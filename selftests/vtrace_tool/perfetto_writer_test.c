@@ -20,9 +20,9 @@
 
 #include <event-parse.h>
 
-#include <vtrace/perfetto-format.h>
-#include <vtrace/perfetto-writer.h>
-#include <vtrace/protobuf.h>
+#include "sinks/perfetto/perfetto-format.h"
+#include "sinks/perfetto/perfetto-writer.h"
+#include "sinks/perfetto/protobuf.h"
 
 #include "../kselftest_harness.h"
 

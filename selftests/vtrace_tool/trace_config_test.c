@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <vtrace/proto-decode.h>
+#include "config/proto-decode.h"
 #include <vtrace/trace-config.h>
 
 #include "../kselftest_harness.h"

@@ -17,8 +17,9 @@ LIBATRACE_WITH_STATE_DIR ?= 1
 # One line per source file.
 LIBATRACE_SRCS += marker.c
 LIBATRACE_SRCS += tagfile-map.c
-# Shared with libvtrace (the one definition of the state directory).
-LIBATRACE_VTRACE_SRCS := $(if $(filter 1,$(LIBATRACE_WITH_STATE_DIR)),state-dir.c)
+# From the base room both libraries share (tools/lib/vtrace/base/): the
+# one definition of the state directory.
+LIBATRACE_BASE_SRCS := $(if $(filter 1,$(LIBATRACE_WITH_STATE_DIR)),state-dir.c)
 
 LIBATRACE_CFLAGS := -I$(LIBATRACE_DIR)/include
 LIBATRACE_LIBS := -lpthread
@@ -27,19 +28,17 @@ LIBATRACE_WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 
 LIBATRACE_OBJS := $(patsubst %.c,$(LIBATRACE_OUT)/%.o,$(LIBATRACE_SRCS)) \
-	$(patsubst %.c,$(LIBATRACE_OUT)/vtrace-%.o,$(LIBATRACE_VTRACE_SRCS))
+	$(patsubst %.c,$(LIBATRACE_OUT)/base-%.o,$(LIBATRACE_BASE_SRCS))
 LIBATRACE := $(LIBATRACE_OUT)/libvtrace-atrace.a
 LIBATRACE_SONAME := libvtrace-atrace.so.0
 LIBATRACE_SO := $(LIBATRACE_OUT)/$(LIBATRACE_SONAME)
-LIBATRACE_HDRS := $(wildcard $(LIBATRACE_DIR)/*.h \
-	$(LIBATRACE_DIR)/include/vtrace/*.h) \
-	$(LIBATRACE_DIR)/../vtrace/atrace-tagfile.h \
-	$(LIBATRACE_DIR)/../vtrace/state-dir.h
+LIBATRACE_DEPS := $(LIBATRACE_OBJS:.o=.d)
 
 # Objects are position independent: the same ones make both libraries.
 LIBATRACE_BUILD_FLAGS = $(CFLAGS) -fPIC \
 	$(LIBATRACE_WARNINGS) -D_GNU_SOURCE= -I$(LIBATRACE_DIR)/include \
-	-I$(LIBATRACE_DIR)/.. $(LIBATRACE_DEFINES) $(CPPFLAGS)
+	-I$(LIBATRACE_DIR)/../vtrace/include \
+	$(LIBATRACE_DEFINES) $(CPPFLAGS)
 
 LIBATRACE_BUILD_ID := $(CC) $(LIBATRACE_BUILD_FLAGS)
 LIBATRACE_STAMP := $(LIBATRACE_OUT)/.build-flags
@@ -49,12 +48,14 @@ $(LIBATRACE_STAMP): FORCE
 	@echo '$(LIBATRACE_BUILD_ID)' | cmp -s - $@ || \
 		echo '$(LIBATRACE_BUILD_ID)' > $@
 
-$(LIBATRACE_OUT)/%.o: $(LIBATRACE_DIR)/%.c $(LIBATRACE_HDRS) $(LIBATRACE_STAMP)
-	$(CC) $(LIBATRACE_BUILD_FLAGS) -c -o $@ $<
+$(LIBATRACE_OUT)/%.o: $(LIBATRACE_DIR)/%.c $(LIBATRACE_STAMP)
+	$(CC) $(LIBATRACE_BUILD_FLAGS) -MMD -MP -c -o $@ $<
 
-$(LIBATRACE_OUT)/vtrace-%.o: $(LIBATRACE_DIR)/../vtrace/%.c $(LIBATRACE_HDRS) \
+$(LIBATRACE_OUT)/base-%.o: $(LIBATRACE_DIR)/../vtrace/base/%.c \
 		$(LIBATRACE_STAMP)
-	$(CC) $(LIBATRACE_BUILD_FLAGS) -c -o $@ $<
+	$(CC) $(LIBATRACE_BUILD_FLAGS) -MMD -MP -c -o $@ $<
+
+-include $(LIBATRACE_DEPS)
 
 $(LIBATRACE): $(LIBATRACE_OBJS)
 	@rm -f $@

@@ -10,52 +10,52 @@
 
 LIBVTRACE_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
-# One line per source file.
-LIBVTRACE_SRCS += atrace-categories.c
-LIBVTRACE_SRCS += atrace-tags.c
-LIBVTRACE_SRCS += categories.c
-LIBVTRACE_SRCS += diag.c
-LIBVTRACE_SRCS += dmtrace-reader.c
-LIBVTRACE_SRCS += dmtrace-writer.c
-LIBVTRACE_SRCS += event-name.c
-LIBVTRACE_SRCS += events.c
-LIBVTRACE_SRCS += file-io.c
-LIBVTRACE_SRCS += instance.c
-LIBVTRACE_SRCS += journal.c
-LIBVTRACE_SRCS += json.c
-LIBVTRACE_SRCS += marker-parse.c
-LIBVTRACE_SRCS += net-sink.c
-LIBVTRACE_SRCS += pbtxt.c
-LIBVTRACE_SRCS += profile.c
-LIBVTRACE_SRCS += proto-decode.c
-LIBVTRACE_SRCS += proto-msg.c
-LIBVTRACE_SRCS += output-file.c
-LIBVTRACE_SRCS += perfetto-sink.c
-LIBVTRACE_SRCS += perfetto-writer.c
-LIBVTRACE_SRCS += protobuf.c
-LIBVTRACE_SRCS += proc-ident.c
-LIBVTRACE_SRCS += record-settings.c
-LIBVTRACE_SRCS += recorder.c
-LIBVTRACE_SRCS += ring-reader.c
-LIBVTRACE_SRCS += ring-reader-mmap.c
-LIBVTRACE_SRCS += ring-reader-tracefs.c
-LIBVTRACE_SRCS += ring-stats.c
-LIBVTRACE_SRCS += selection.c
-LIBVTRACE_SRCS += session.c
-LIBVTRACE_SRCS += sink.c
-LIBVTRACE_SRCS += slices.c
-LIBVTRACE_SRCS += state-dir.c
-LIBVTRACE_SRCS += strtab.c
-LIBVTRACE_SRCS += test-phase.c
-LIBVTRACE_SRCS += thread-sched.c
-LIBVTRACE_SRCS += trace-config.c
-LIBVTRACE_SRCS += trace-config-schema.c
-LIBVTRACE_SRCS += tracecmd-msg.c
-LIBVTRACE_SRCS += tracedat-check.c
-LIBVTRACE_SRCS += tracedat-cpu-data.c
-LIBVTRACE_SRCS += tracedat-sink.c
-LIBVTRACE_SRCS += tracedat-writer.c
-LIBVTRACE_SRCS += tracing-dir.c
+# One line per source file, by room (Documentation/vtrace-design.rst).
+LIBVTRACE_SRCS += base/diag.c
+LIBVTRACE_SRCS += base/event-name.c
+LIBVTRACE_SRCS += base/file-io.c
+LIBVTRACE_SRCS += base/json.c
+LIBVTRACE_SRCS += base/output-file.c
+LIBVTRACE_SRCS += base/proc-ident.c
+LIBVTRACE_SRCS += base/state-dir.c
+LIBVTRACE_SRCS += base/strtab.c
+LIBVTRACE_SRCS += base/test-phase.c
+LIBVTRACE_SRCS += tracefs/events.c
+LIBVTRACE_SRCS += tracefs/instance.c
+LIBVTRACE_SRCS += tracefs/journal.c
+LIBVTRACE_SRCS += tracefs/record-settings.c
+LIBVTRACE_SRCS += tracefs/selection.c
+LIBVTRACE_SRCS += tracefs/tracing-dir.c
+LIBVTRACE_SRCS += ring/ring-reader.c
+LIBVTRACE_SRCS += ring/ring-reader-mmap.c
+LIBVTRACE_SRCS += ring/ring-reader-tracefs.c
+LIBVTRACE_SRCS += ring/ring-stats.c
+LIBVTRACE_SRCS += record/recorder.c
+LIBVTRACE_SRCS += record/session.c
+LIBVTRACE_SRCS += record/thread-sched.c
+LIBVTRACE_SRCS += sinks/sink.c
+LIBVTRACE_SRCS += sinks/tracedat/tracedat-check.c
+LIBVTRACE_SRCS += sinks/tracedat/tracedat-cpu-data.c
+LIBVTRACE_SRCS += sinks/tracedat/tracedat-sink.c
+LIBVTRACE_SRCS += sinks/tracedat/tracedat-writer.c
+LIBVTRACE_SRCS += sinks/perfetto/perfetto-sink.c
+LIBVTRACE_SRCS += sinks/perfetto/perfetto-writer.c
+LIBVTRACE_SRCS += sinks/perfetto/protobuf.c
+LIBVTRACE_SRCS += sinks/dmtrace/dmtrace-reader.c
+LIBVTRACE_SRCS += sinks/dmtrace/dmtrace-writer.c
+LIBVTRACE_SRCS += sinks/net/net-sink.c
+LIBVTRACE_SRCS += sinks/net/tracecmd-msg.c
+LIBVTRACE_SRCS += config/pbtxt.c
+LIBVTRACE_SRCS += config/proto-decode.c
+LIBVTRACE_SRCS += config/proto-msg.c
+LIBVTRACE_SRCS += config/trace-config.c
+LIBVTRACE_SRCS += config/trace-config-schema.c
+LIBVTRACE_SRCS += categories/atrace-categories.c
+LIBVTRACE_SRCS += categories/atrace-tags.c
+LIBVTRACE_SRCS += categories/categories.c
+LIBVTRACE_SRCS += analysis/marker-parse.c
+LIBVTRACE_SRCS += analysis/profile.c
+LIBVTRACE_SRCS += analysis/slices.c
 
 ifeq ($(STATIC),1)
 LDFLAGS += -static
@@ -68,18 +68,21 @@ LIBVTRACE_PKGS := libtracefs libtraceevent
 # Units that read trace.dat through libtracecmd, which Debian ships shared
 # only: not in static builds.
 ifeq ($(PKG_CONFIG_STATIC),)
-LIBVTRACE_SRCS += slices-tracedat.c
-LIBVTRACE_SRCS += convert.c
-LIBVTRACE_SRCS += dmtrace-convert.c
-LIBVTRACE_SRCS += tracedat-input.c
-LIBVTRACE_SRCS += tracedat-stream.c
+LIBVTRACE_SRCS += analysis/slices-tracedat.c
+LIBVTRACE_SRCS += sinks/convert.c
+LIBVTRACE_SRCS += sinks/dmtrace/dmtrace-convert.c
+LIBVTRACE_SRCS += sinks/tracedat/tracedat-input.c
+LIBVTRACE_SRCS += sinks/tracedat/tracedat-stream.c
 LIBVTRACE_PKGS += libtracecmd
 endif
 
-# Headers are included as <vtrace/NAME.h>.
-LIBVTRACE_CFLAGS := -I$(LIBVTRACE_DIR)/.. -I$(LIBVTRACE_DIR)/../atrace/include \
-	-D_GNU_SOURCE= \
+# The public API is included as <vtrace/NAME.h> (include/vtrace/); a
+# room's private headers as "ROOM/NAME.h", by the library itself and by
+# unit tests of its internals only (LIBVTRACE_PRIVATE_CFLAGS).
+LIBVTRACE_CFLAGS := -I$(LIBVTRACE_DIR)/include \
+	-I$(LIBVTRACE_DIR)/../atrace/include -D_GNU_SOURCE= \
 	$(shell $(PKG_CONFIG) --cflags $(LIBVTRACE_PKGS))
+LIBVTRACE_PRIVATE_CFLAGS := -iquote $(LIBVTRACE_DIR)
 LIBVTRACE_LIBS := $(shell $(PKG_CONFIG) --libs $(PKG_CONFIG_STATIC) $(LIBVTRACE_PKGS))
 # tracedat-stream.c and the recorder run threads.
 LIBVTRACE_LIBS += -lpthread
@@ -93,8 +96,11 @@ LIBVTRACE_WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wshadow \
 
 LIBVTRACE_OBJS := $(patsubst %.c,$(LIBVTRACE_OUT)/%.o,$(LIBVTRACE_SRCS))
 LIBVTRACE := $(LIBVTRACE_OUT)/libvtrace.a
-LIBVTRACE_HDRS := $(wildcard $(LIBVTRACE_DIR)/*.h) \
-	$(LIBVTRACE_DIR)/../atrace/include/vtrace/atrace.h
+LIBVTRACE_DEPS := $(LIBVTRACE_OBJS:.o=.d)
+# For programs built from the library's sources directly (the sanitizer
+# and fuzzer builds of selftests/vtrace_tool).
+LIBVTRACE_HDRS := $(wildcard $(LIBVTRACE_DIR)/include/vtrace/*.h \
+	$(LIBVTRACE_DIR)/*/*.h $(LIBVTRACE_DIR)/*/*/*.h)
 
 # Rebuild everything when the compiler or its flags change, so that a cross
 # or static build in the same tree never links stale objects.
@@ -106,9 +112,14 @@ $(LIBVTRACE_STAMP): FORCE
 	@echo '$(LIBVTRACE_BUILD_ID)' | cmp -s - $@ || \
 		echo '$(LIBVTRACE_BUILD_ID)' > $@
 
-$(LIBVTRACE_OUT)/%.o: $(LIBVTRACE_DIR)/%.c $(LIBVTRACE_HDRS) $(LIBVTRACE_STAMP)
-	$(CC) $(CFLAGS) $(LIBVTRACE_WARNINGS) $(LIBVTRACE_CFLAGS) $(CPPFLAGS) \
-		-c -o $@ $<
+# -MMD: each object depends on the headers it includes, found by the
+# compiler, so a changed header rebuilds exactly its users.
+$(LIBVTRACE_OUT)/%.o: $(LIBVTRACE_DIR)/%.c $(LIBVTRACE_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LIBVTRACE_WARNINGS) $(LIBVTRACE_CFLAGS) \
+		$(LIBVTRACE_PRIVATE_CFLAGS) $(CPPFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(LIBVTRACE_DEPS)
 
 $(LIBVTRACE): $(LIBVTRACE_OBJS)
 	@rm -f $@

@@ -1,1 +1,0 @@
-fuzz_slices.sh

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * An output file that appears only when complete (see output-file.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <vtrace/output-file.h>
+
+int vt_output_file_check(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	return S_ISREG(st.st_mode) ? 0 : -EINVAL;
+}
+
+const char *vt_output_file_strerror(int err)
+{
+	return err == -EINVAL ? "not a regular file" : strerror(-err);
+}
+
+int vt_output_file_create(struct vt_output_file *out, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *copy;
+	int ret;
+
+	out->path = path;
+	out->fd = -1;
+	out->tmp = NULL;
+	ret = vt_output_file_check(path);
+	if (ret)
+		return ret;
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	ret = asprintf(&out->tmp, "%s/.%s.XXXXXX", dirname(copy),
+		       base ? base + 1 : path);
+	free(copy);
+	if (ret < 0) {
+		out->tmp = NULL;
+		return -ENOMEM;
+	}
+	out->fd = mkostemp(out->tmp, O_CLOEXEC);
+	if (out->fd < 0) {
+		ret = -errno;
+		free(out->tmp);
+		out->tmp = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+int vt_output_file_commit(struct vt_output_file *out, bool durable)
+{
+	int ret = 0;
+
+	if (durable && fsync(out->fd))
+		ret = -errno;
+	if (!ret && fchmod(out->fd, VT_OUTPUT_FILE_MODE))
+		ret = -errno;
+	if (close(out->fd) && !ret)
+		ret = -errno;
+	out->fd = -1;
+	/* Something else may have been put there meanwhile. */
+	if (!ret)
+		ret = vt_output_file_check(out->path);
+	if (!ret && rename(out->tmp, out->path))
+		ret = -errno;
+	if (ret && durable)
+		return ret;
+	if (ret)
+		unlink(out->tmp);
+	free(out->tmp);
+	out->tmp = NULL;
+	return ret;
+}
+
+void vt_output_file_keep(struct vt_output_file *out)
+{
+	if (out->fd >= 0)
+		close(out->fd);
+	free(out->tmp);
+	out->tmp = NULL;
+	out->fd = -1;
+}
+
+void vt_output_file_discard(struct vt_output_file *out)
+{
+	if (out->fd >= 0)
+		close(out->fd);
+	if (out->tmp)
+		unlink(out->tmp);
+	free(out->tmp);
+	out->tmp = NULL;
+	out->fd = -1;
+}

@@ -1,0 +1,810 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Perfetto TraceConfig, as vtrace honours it.
+ *
+ * A config is read in two steps: the text or binary reader turns it into a
+ * tree against the schema (unknown fields, wrong types and out-of-range
+ * values stop there, as errors), then this file keeps what vtrace honours
+ * and checks each value, so that a config is refused before anything in
+ * tracefs changes. What vtrace cannot honour is never dropped silently:
+ * each field is named in a warning (an error in strict mode), and each
+ * data source other than linux.ftrace once, at its name.
+ *
+ * The mapping onto the recording is in Documentation/vtrace-config.rst.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <vtrace/event-name.h>
+#include "config/pbtxt.h"
+#include "config/proto-decode.h"
+#include <vtrace/trace-config.h>
+
+#include <vtrace/file-io.h>
+
+/* Linux's PID_MAX_LIMIT: no tid is larger. */
+#define TID_MAX (4 * 1024 * 1024)
+/* A tracing_cpumask for 8192 CPUs, with commas. */
+#define CPUMASK_MAX_LEN 2304
+
+struct builder {
+	struct vtrace_trace_config *tc;
+	struct vtrace_diags *diags;
+	bool strict;
+	int err; /* -ENOMEM, the only failure that stops the walk */
+};
+
+static void vreport(struct builder *b, const struct vtrace_pb_value *v,
+		    enum vtrace_severity sev, const char *fmt, va_list ap)
+{
+	char msg[512];
+	int ret;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (v && !v->line && v->column)
+		ret = vtrace_diag_add(b->diags, b->tc->file, 0, 0, sev,
+				      "byte %u: %s", v->column - 1, msg);
+	else
+		ret = vtrace_diag_add(b->diags, b->tc->file, v ? v->line : 0,
+				      v ? v->column : 0, sev, "%s", msg);
+	if (ret)
+		b->err = ret;
+}
+
+static void error(struct builder *b, const struct vtrace_pb_value *v,
+		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void error(struct builder *b, const struct vtrace_pb_value *v,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(b, v, VTRACE_ERROR, fmt, ap);
+	va_end(ap);
+}
+
+/* Something vtrace cannot honour: a warning, or an error when strict. */
+static void unhonoured(struct builder *b, const struct vtrace_pb_value *v,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void unhonoured(struct builder *b, const struct vtrace_pb_value *v,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(b, v, b->strict ? VTRACE_ERROR : VTRACE_WARNING, fmt, ap);
+	va_end(ap);
+}
+
+static void field_unhonoured(struct builder *b, const struct vtrace_pb_value *v,
+			     const struct vtrace_pb_msg *msg)
+{
+	unhonoured(b, v, "field '%s.%s' is not honoured by vtrace%s",
+		   msg->type->name, v->field->name,
+		   b->strict ? "" : " (ignored)");
+}
+
+static bool is(const struct vtrace_pb_value *v, const char *name)
+{
+	return !strcmp(v->field->name, name);
+}
+
+/*
+ * A string value as owned copy with its position; strings with a NUL byte
+ * (from an escape, or binary input) are refused.
+ */
+static bool take_string(struct builder *b, const struct vtrace_pb_value *v,
+			struct vtrace_tc_string *out)
+{
+	if (strlen(v->str) != v->len) {
+		error(b, v, "field '%s' contains a NUL byte", v->field->name);
+		return false;
+	}
+	free(out->str);
+	out->str = strdup(v->str);
+	if (!out->str) {
+		b->err = -ENOMEM;
+		return false;
+	}
+	out->line = v->line;
+	out->column = v->column;
+	return true;
+}
+
+static bool take_list_item(struct builder *b, const struct vtrace_pb_value *v,
+			   struct vtrace_tc_strings *list)
+{
+	struct vtrace_tc_string *grown;
+
+	grown = realloc(list->items, (list->nr + 1) * sizeof(*grown));
+	if (!grown) {
+		b->err = -ENOMEM;
+		return false;
+	}
+	list->items = grown;
+	memset(&grown[list->nr], 0, sizeof(*grown));
+	if (!take_string(b, v, &grown[list->nr]))
+		return false;
+	list->nr++;
+	return true;
+}
+
+/* Printable ASCII without blanks: session, app and category names. */
+static bool is_plain(const char *s, size_t max)
+{
+	size_t n;
+
+	for (n = 0; s[n]; n++)
+		if (s[n] <= ' ' || s[n] >= 0x7f || n >= max)
+			return false;
+	return n > 0;
+}
+
+/*
+ * "group/event", "group/" followed by "*" for every event of the group, or
+ * a bare event name, which is looked up in tracefs when recording.
+ */
+static void check_ftrace_event(struct builder *b,
+			       const struct vtrace_pb_value *v)
+{
+	char name[2 * VTRACE_EVENT_PART_MAX + 4];
+	struct vtrace_name_error nerr;
+	const char *slash;
+	size_t len;
+
+	if (v->len > 2 * VTRACE_EVENT_PART_MAX + 1) {
+		error(b, v,
+		      "bad event '%.40s...' in ftrace_events: longer than %d characters",
+		      v->str, 2 * VTRACE_EVENT_PART_MAX + 1);
+		return;
+	}
+	slash = strchr(v->str, '/');
+	if (slash)
+		len = snprintf(name, sizeof(name), "%s", v->str);
+	else
+		len = snprintf(name, sizeof(name), "x/%s", v->str);
+	if (slash && !strcmp(slash, "/*"))
+		name[len - 1] = 'x';
+	if (vtrace_event_name_check(name, len, &nerr))
+		error(b, v, "bad event '%s' in ftrace_events: %s", v->str,
+		      nerr.reason);
+	else
+		take_list_item(b, v, &b->tc->ftrace_events);
+}
+
+static void check_cpumask(struct builder *b, const struct vtrace_pb_value *v)
+{
+	size_t i, digits = 0;
+
+	for (i = 0; i < v->len; i++) {
+		char c = v->str[i];
+
+		if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+		    (c >= 'A' && c <= 'F'))
+			digits++;
+		else if (c != ',' || !i || v->str[i - 1] == ',')
+			break;
+	}
+	if (i < v->len || !digits || v->len > CPUMASK_MAX_LEN ||
+	    v->str[v->len - 1] == ',') {
+		error(b, v,
+		      "bad tracing_cpumask '%.64s': hex digits in comma-separated groups expected, e.g. \"3\" or \"ff,ffffffff\"",
+		      v->str);
+		return;
+	}
+	take_string(b, v, &b->tc->tracing_cpumask);
+}
+
+static void add_tid(struct builder *b, const struct vtrace_pb_value *v)
+{
+	uint32_t *grown;
+
+	if (!v->u || v->u > TID_MAX) {
+		error(b, v, "tids_to_trace value %llu out of range (1 to %d)",
+		      (unsigned long long)v->u, TID_MAX);
+		return;
+	}
+	grown = realloc(b->tc->tids, (b->tc->nr_tids + 1) * sizeof(*grown));
+	if (!grown) {
+		b->err = -ENOMEM;
+		return;
+	}
+	b->tc->tids = grown;
+	grown[b->tc->nr_tids++] = v->u;
+}
+
+static void add_option(struct builder *b, const struct vtrace_pb_value *opt)
+{
+	const struct vtrace_pb_value *name = NULL, *state = NULL;
+	struct vtrace_tc_option *grown, *o;
+	struct vtrace_name_error nerr;
+	size_t i;
+
+	for (i = 0; i < opt->msg->nr; i++) {
+		if (is(&opt->msg->values[i], "name"))
+			name = &opt->msg->values[i];
+		else
+			state = &opt->msg->values[i];
+	}
+	if (!name) {
+		error(b, opt, "tracefs_options entry without a name");
+		return;
+	}
+	if (strlen(name->str) != name->len ||
+	    vtrace_instance_name_check(name->str, &nerr) ||
+	    strchr(name->str, '.')) {
+		error(b, name, "bad tracefs option name '%s'", name->str);
+		return;
+	}
+	if (!state || state->i == 0) {
+		error(b, name,
+		      "tracefs option '%s' needs a state: STATE_ENABLED or STATE_DISABLED",
+		      name->str);
+		return;
+	}
+	grown = realloc(b->tc->options,
+			(b->tc->nr_options + 1) * sizeof(*grown));
+	if (!grown) {
+		b->err = -ENOMEM;
+		return;
+	}
+	b->tc->options = grown;
+	o = &grown[b->tc->nr_options];
+	memset(o, 0, sizeof(*o));
+	if (!take_string(b, name, &o->name))
+		return;
+	o->enabled = state->i == 1;
+	b->tc->nr_options++;
+}
+
+static void build_ftrace(struct builder *b, const struct vtrace_pb_msg *msg)
+{
+	struct vtrace_trace_config *tc = b->tc;
+	struct vtrace_name_error nerr;
+	size_t i;
+
+	tc->has_ftrace = true;
+	for (i = 0; i < msg->nr && !b->err; i++) {
+		const struct vtrace_pb_value *v = &msg->values[i];
+
+		if (is(v, "ftrace_events")) {
+			check_ftrace_event(b, v);
+		} else if (is(v, "atrace_categories")) {
+			if (!is_plain(v->str, VTRACE_EVENT_PART_MAX) ||
+			    strlen(v->str) != v->len)
+				error(b, v, "bad atrace category '%.64s'",
+				      v->str);
+			else
+				take_list_item(b, v, &tc->atrace_categories);
+		} else if (is(v, "atrace_apps")) {
+			if (!is_plain(v->str, 1024) || strlen(v->str) != v->len)
+				error(b, v, "bad atrace app '%.64s'", v->str);
+			else
+				take_list_item(b, v, &tc->atrace_apps);
+		} else if (is(v, "buffer_size_kb")) {
+			tc->ftrace_buffer_size_kb = v->u;
+		} else if (is(v, "drain_period_ms")) {
+			tc->drain_period_ms = v->u;
+		} else if (is(v, "instance_name")) {
+			if (strlen(v->str) != v->len ||
+			    vtrace_instance_name_check(v->str, &nerr))
+				error(b, v, "bad instance_name '%.64s': %s",
+				      v->str,
+				      strlen(v->str) != v->len ?
+					      "contains a NUL byte" :
+					      nerr.reason);
+			else
+				take_string(b, v, &tc->instance_name);
+		} else if (is(v, "symbolize_ksyms")) {
+			tc->symbolize_ksyms = v->u;
+		} else if (is(v, "tracing_cpumask")) {
+			check_cpumask(b, v);
+		} else if (is(v, "tids_to_trace")) {
+			add_tid(b, v);
+		} else if (is(v, "tracefs_options")) {
+			add_option(b, v);
+		} else {
+			field_unhonoured(b, v, msg);
+		}
+	}
+}
+
+/* The first occurrence of field @name of @m, or NULL. */
+static const struct vtrace_pb_value *find_named(const struct vtrace_pb_msg *m,
+						const char *name)
+{
+	const struct vtrace_pb_field *f;
+
+	f = vtrace_pb_field_by_name(m->type, name, strlen(name));
+	return vtrace_pb_msg_find(m, f);
+}
+
+/* The DataSourceConfig of a DataSource, or NULL. */
+static const struct vtrace_pb_msg *
+source_config(const struct vtrace_pb_value *ds)
+{
+	const struct vtrace_pb_value *v = find_named(ds->msg, "config");
+
+	return v ? v->msg : NULL;
+}
+
+/*
+ * Take the first linux.ftrace data source; warn about every other one.
+ * Return: its target_buffer value or NULL, in *target.
+ */
+static void build_data_sources(struct builder *b,
+			       const struct vtrace_pb_msg *root,
+			       const struct vtrace_pb_value **target)
+{
+	const struct vtrace_pb_value *name, *ds;
+	const struct vtrace_pb_msg *cfg;
+	bool taken = false;
+	size_t i, j;
+
+	*target = NULL;
+	for (i = 0; i < root->nr && !b->err; i++) {
+		ds = &root->values[i];
+		if (!is(ds, "data_sources"))
+			continue;
+		cfg = source_config(ds);
+		name = cfg ? find_named(cfg, "name") : NULL;
+		if (!name) {
+			unhonoured(b, ds, "data source without a config name%s",
+				   b->strict ? "" : " (ignored)");
+			continue;
+		}
+		if (strcmp(name->str, VTRACE_FTRACE_DATA_SOURCE) ||
+		    strlen(name->str) != name->len) {
+			unhonoured(
+				b, name,
+				"data source '%.64s' has no meaning on a Linux board%s: vtrace records linux.ftrace",
+				name->str, b->strict ? "" : " (ignored)");
+			continue;
+		}
+		if (taken) {
+			unhonoured(
+				b, name,
+				"a second linux.ftrace data source: vtrace records one%s",
+				b->strict ? "" : " (ignored)");
+			continue;
+		}
+		taken = true;
+		for (j = 0; j < ds->msg->nr; j++)
+			if (!is(&ds->msg->values[j], "config"))
+				field_unhonoured(b, &ds->msg->values[j],
+						 ds->msg);
+		for (j = 0; j < cfg->nr && !b->err; j++) {
+			const struct vtrace_pb_value *v = &cfg->values[j];
+
+			if (is(v, "name"))
+				continue;
+			if (is(v, "target_buffer"))
+				*target = v;
+			else if (is(v, "ftrace_config"))
+				build_ftrace(b, v->msg);
+			else
+				field_unhonoured(b, v, cfg);
+		}
+	}
+}
+
+static void build_buffer(struct builder *b, const struct vtrace_pb_value *bv)
+{
+	const struct vtrace_pb_msg *buf = bv->msg;
+	size_t i;
+
+	b->tc->has_buffer = true;
+	b->tc->fill_policy = VTRACE_FILL_RING_BUFFER;
+	for (i = 0; i < buf->nr; i++) {
+		const struct vtrace_pb_value *v = &buf->values[i];
+
+		if (is(v, "size_kb")) {
+			if (!v->u)
+				error(b, v,
+				      "buffers.size_kb must be at least 1");
+			b->tc->buffer_size_kb = v->u;
+		} else if (is(v, "fill_policy")) {
+			b->tc->fill_policy = v->i == 2 ?
+						     VTRACE_FILL_DISCARD :
+						     VTRACE_FILL_RING_BUFFER;
+		} else {
+			field_unhonoured(b, v, buf);
+		}
+	}
+	if (!find_named(buf, "size_kb"))
+		error(b, bv,
+		      "the buffer linux.ftrace writes into has no size_kb");
+}
+
+static void build_buffers(struct builder *b, const struct vtrace_pb_msg *root,
+			  const struct vtrace_pb_value *target)
+{
+	uint64_t want = target ? target->u : 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < root->nr; i++)
+		n += is(&root->values[i], "buffers");
+	if (target && want >= n) {
+		error(b, target,
+		      "target_buffer %llu names no buffer (%zu given)",
+		      (unsigned long long)want, n);
+		return;
+	}
+	n = 0;
+	for (i = 0; i < root->nr && !b->err; i++) {
+		const struct vtrace_pb_value *v = &root->values[i];
+
+		if (!is(v, "buffers"))
+			continue;
+		if (n++ == want)
+			build_buffer(b, v);
+		else if (b->tc->has_ftrace)
+			unhonoured(
+				b, v,
+				"buffers[%zu] is not the linux.ftrace data source's target: vtrace records one buffer%s",
+				n - 1, b->strict ? "" : " (ignored)");
+	}
+}
+
+static void build(struct builder *b, const struct vtrace_pb_msg *root)
+{
+	struct vtrace_trace_config *tc = b->tc;
+	const struct vtrace_pb_value *target;
+	size_t i;
+
+	build_data_sources(b, root, &target);
+	if (!b->err)
+		build_buffers(b, root, target);
+	for (i = 0; i < root->nr && !b->err; i++) {
+		const struct vtrace_pb_value *v = &root->values[i];
+
+		if (is(v, "buffers") || is(v, "data_sources"))
+			continue;
+		if (is(v, "duration_ms")) {
+			tc->duration_ms = v->u;
+		} else if (is(v, "write_into_file")) {
+			tc->write_into_file = v->u;
+		} else if (is(v, "file_write_period_ms")) {
+			tc->file_write_period_ms = v->u;
+		} else if (is(v, "max_file_size_bytes")) {
+			tc->max_file_size_bytes = v->u;
+		} else if (is(v, "output_path")) {
+			if (!v->len)
+				error(b, v, "output_path is empty");
+			else
+				take_string(b, v, &tc->output_path);
+		} else if (is(v, "unique_session_name")) {
+			if (!is_plain(v->str, 128) || strlen(v->str) != v->len)
+				error(b, v,
+				      "bad unique_session_name '%.64s': 1 to 128 printable characters without blanks",
+				      v->str);
+			else
+				take_string(b, v, &tc->unique_session_name);
+		} else if (is(v, "exclusive_prio")) {
+			tc->has_exclusive_prio = true;
+			tc->exclusive_prio = v->u;
+		} else {
+			field_unhonoured(b, v, root);
+		}
+	}
+	if (!b->err && !tc->has_ftrace)
+		error(b, NULL,
+		      "no linux.ftrace data source with an ftrace_config: nothing vtrace can record");
+}
+
+/*
+ * The builder reports in the order it looks at things; put its findings in
+ * file order (stable, and they are few).
+ */
+static void sort_diags(struct vtrace_diags *diags, size_t from)
+{
+	size_t i, j;
+
+	for (i = from + 1; i < diags->nr; i++) {
+		struct vtrace_diag d = diags->items[i];
+
+		for (j = i; j > from; j--) {
+			const struct vtrace_diag *prev = &diags->items[j - 1];
+
+			if (prev->line < d.line ||
+			    (prev->line == d.line && prev->column <= d.column))
+				break;
+			diags->items[j] = *prev;
+		}
+		diags->items[j] = d;
+	}
+}
+
+/**
+ * vtrace_trace_config_init - start an empty config
+ * @tc: config to initialise
+ */
+void vtrace_trace_config_init(struct vtrace_trace_config *tc)
+{
+	memset(tc, 0, sizeof(*tc));
+}
+
+static void strings_free(struct vtrace_tc_strings *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr; i++)
+		free(list->items[i].str);
+	free(list->items);
+}
+
+/**
+ * vtrace_trace_config_free - free what a config holds
+ * @tc: config (stays initialised, empty)
+ */
+void vtrace_trace_config_free(struct vtrace_trace_config *tc)
+{
+	size_t i;
+
+	free(tc->file);
+	free(tc->output_path.str);
+	free(tc->unique_session_name.str);
+	strings_free(&tc->ftrace_events);
+	strings_free(&tc->atrace_categories);
+	strings_free(&tc->atrace_apps);
+	free(tc->instance_name.str);
+	free(tc->tracing_cpumask.str);
+	free(tc->tids);
+	for (i = 0; i < tc->nr_options; i++)
+		free(tc->options[i].name.str);
+	free(tc->options);
+	vtrace_trace_config_init(tc);
+}
+
+/**
+ * vtrace_tc_strings_add - append a string not from a file
+ * @list: repeated field
+ * @str: value, copied
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vtrace_tc_strings_add(struct vtrace_tc_strings *list, const char *str)
+{
+	struct vtrace_tc_string *grown;
+
+	grown = realloc(list->items, (list->nr + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	list->items = grown;
+	grown[list->nr] = (struct vtrace_tc_string){ .str = strdup(str) };
+	if (!grown[list->nr].str)
+		return -ENOMEM;
+	list->nr++;
+	return 0;
+}
+
+/**
+ * vtrace_trace_config_parse - read and check a TraceConfig
+ * @tc: initialised, empty config to fill in
+ * @file: file name for messages
+ * @buf: the config, text format or binary form
+ * @len: its length
+ * @format: which form, or VTRACE_CONFIG_AUTO to tell by content
+ * @strict: what vtrace cannot honour is an error, not a warning
+ * @diags: errors and warnings, at their line and column (binary input:
+ *	at their byte offset)
+ *
+ * Return: 0, -EINVAL when the config has an error (@tc is then empty), or
+ * -ENOMEM.
+ */
+int vtrace_trace_config_parse(struct vtrace_trace_config *tc, const char *file,
+			      const char *buf, size_t len,
+			      enum vtrace_config_format format, bool strict,
+			      struct vtrace_diags *diags)
+{
+	struct builder b = { .tc = tc, .diags = diags, .strict = strict };
+	size_t errors = diags->nr_errors, first = diags->nr;
+	struct vtrace_pb_msg *root;
+	int ret;
+
+	tc->file = strdup(file);
+	if (!tc->file)
+		return -ENOMEM;
+	if (format == VTRACE_CONFIG_BINARY ||
+	    (format == VTRACE_CONFIG_AUTO && vtrace_proto_is_binary(buf, len)))
+		ret = vtrace_proto_decode(&vtrace_trace_config_schema, file,
+					  buf, len, &root, diags);
+	else
+		ret = vtrace_pbtxt_parse(&vtrace_trace_config_schema, file, buf,
+					 len, &root, diags);
+	if (!ret) {
+		build(&b, root);
+		vtrace_pb_msg_free(root);
+		sort_diags(diags, first);
+		ret = b.err;
+		if (!ret && diags->nr_errors > errors)
+			ret = -EINVAL;
+	}
+	if (ret)
+		vtrace_trace_config_free(tc);
+	return ret;
+}
+
+/**
+ * vtrace_trace_config_load - read and check a TraceConfig file
+ * @tc: initialised, empty config to fill in
+ * @path: file to read ("-" for standard input)
+ * @format: see vtrace_trace_config_parse()
+ * @strict: see vtrace_trace_config_parse()
+ * @diags: findings; a file that cannot be read is one error about it
+ *
+ * Return: 0, -EINVAL when the config has an error, -EFBIG for a file over
+ * VTRACE_TRACE_CONFIG_MAX_FILE, the -errno of reading it, or -ENOMEM.
+ */
+int vtrace_trace_config_load(struct vtrace_trace_config *tc, const char *path,
+			     enum vtrace_config_format format, bool strict,
+			     struct vtrace_diags *diags)
+{
+	size_t len = 0, alloc = 64 << 10;
+	char *buf = NULL, *grown;
+	int fd, ret = 0;
+	ssize_t n;
+
+	/* "-" is standard input, which may well be a pipe. */
+	fd = 0;
+	if (strcmp(path, "-"))
+		ret = vt_input_open(path, &fd);
+	if (ret)
+		goto report;
+	do {
+		if (len == alloc || !buf) {
+			alloc = buf ? 2 * alloc : alloc;
+			grown = realloc(buf, alloc);
+			if (!grown) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = grown;
+		}
+		n = read(fd, buf + len, alloc - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			ret = -errno;
+		else
+			len += n;
+		if (len > VTRACE_TRACE_CONFIG_MAX_FILE)
+			ret = -EFBIG;
+	} while (!ret && n > 0);
+	if (fd)
+		close(fd);
+	if (!ret)
+		ret = vtrace_trace_config_parse(tc, path, buf, len, format,
+						strict, diags);
+	free(buf);
+	if (ret == -EINVAL || ret == -ENOMEM)
+		return ret;
+report:
+	if (ret == -EFBIG)
+		vtrace_diag_add(diags, path, 0, 0, VTRACE_ERROR,
+				"larger than %d MB: not a trace config",
+				VTRACE_TRACE_CONFIG_MAX_FILE >> 20);
+	else if (ret)
+		vtrace_diag_add(diags, path, 0, 0, VTRACE_ERROR,
+				"cannot read: %s", vt_input_strerror(ret));
+	return ret;
+}
+
+/* A text-format string literal: printable ASCII as is, the rest octal. */
+static void write_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(out, "\\%03o", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void write_strings(FILE *out, const char *indent, const char *name,
+			  const struct vtrace_tc_strings *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr; i++) {
+		fprintf(out, "%s%s: ", indent, name);
+		write_string(out, list->items[i].str);
+		fputc('\n', out);
+	}
+}
+
+/**
+ * vtrace_trace_config_write - write a config in text format
+ * @tc: config; fields at their zero value are left out
+ * @out: stream
+ *
+ * The output is accepted by "perfetto --txt -c" and by
+ * vtrace_trace_config_parse(), which reads it back as @tc.
+ *
+ * Return: 0, or -EIO when writing failed.
+ */
+int vtrace_trace_config_write(const struct vtrace_trace_config *tc, FILE *out)
+{
+	static const char in[] = "      ";
+	size_t i;
+
+	if (tc->has_buffer) {
+		fprintf(out, "buffers {\n  size_kb: %u\n  fill_policy: %s\n}\n",
+			tc->buffer_size_kb,
+			tc->fill_policy == VTRACE_FILL_DISCARD ? "DISCARD" :
+								 "RING_BUFFER");
+	}
+	fprintf(out,
+		"data_sources {\n  config {\n    name: \"%s\"\n"
+		"    ftrace_config {\n",
+		VTRACE_FTRACE_DATA_SOURCE);
+	write_strings(out, in, "ftrace_events", &tc->ftrace_events);
+	write_strings(out, in, "atrace_categories", &tc->atrace_categories);
+	write_strings(out, in, "atrace_apps", &tc->atrace_apps);
+	if (tc->ftrace_buffer_size_kb)
+		fprintf(out, "%sbuffer_size_kb: %u\n", in,
+			tc->ftrace_buffer_size_kb);
+	if (tc->drain_period_ms)
+		fprintf(out, "%sdrain_period_ms: %u\n", in,
+			tc->drain_period_ms);
+	if (tc->instance_name.str) {
+		fprintf(out, "%sinstance_name: ", in);
+		write_string(out, tc->instance_name.str);
+		fputc('\n', out);
+	}
+	if (tc->symbolize_ksyms)
+		fprintf(out, "%ssymbolize_ksyms: true\n", in);
+	if (tc->tracing_cpumask.str) {
+		fprintf(out, "%stracing_cpumask: ", in);
+		write_string(out, tc->tracing_cpumask.str);
+		fputc('\n', out);
+	}
+	for (i = 0; i < tc->nr_tids; i++)
+		fprintf(out, "%stids_to_trace: %u\n", in, tc->tids[i]);
+	for (i = 0; i < tc->nr_options; i++) {
+		fprintf(out, "%stracefs_options {\n%s  name: ", in, in);
+		write_string(out, tc->options[i].name.str);
+		fprintf(out, "\n%s  state: %s\n%s}\n", in,
+			tc->options[i].enabled ? "STATE_ENABLED" :
+						 "STATE_DISABLED",
+			in);
+	}
+	fprintf(out, "    }\n  }\n}\n");
+	if (tc->duration_ms)
+		fprintf(out, "duration_ms: %u\n", tc->duration_ms);
+	if (tc->write_into_file)
+		fprintf(out, "write_into_file: true\n");
+	if (tc->file_write_period_ms)
+		fprintf(out, "file_write_period_ms: %u\n",
+			tc->file_write_period_ms);
+	if (tc->max_file_size_bytes)
+		fprintf(out, "max_file_size_bytes: %llu\n",
+			(unsigned long long)tc->max_file_size_bytes);
+	if (tc->output_path.str) {
+		fprintf(out, "output_path: ");
+		write_string(out, tc->output_path.str);
+		fputc('\n', out);
+	}
+	if (tc->unique_session_name.str) {
+		fprintf(out, "unique_session_name: ");
+		write_string(out, tc->unique_session_name.str);
+		fputc('\n', out);
+	}
+	if (tc->has_exclusive_prio)
+		fprintf(out, "exclusive_prio: %u\n", tc->exclusive_prio);
+	return ferror(out) ? -EIO : 0;
+}

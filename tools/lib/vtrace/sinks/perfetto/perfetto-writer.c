@@ -1,0 +1,1008 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Perfetto trace writer (see perfetto-writer.h).
+ *
+ * Each CPU has one TracePacket { FtraceEventBundle } open in its own
+ * buffer; a full bundle is closed and written, so memory is a bundle
+ * per CPU plus one buffer for the other packets (track descriptors,
+ * counter values, process tree, stats). Packets are complete messages,
+ * so the buffers can go to the file in any order: Perfetto sorts by
+ * timestamp when it imports.
+ *
+ * Per event id, how to encode it is worked out once (typed message,
+ * generic, counters) and kept in @encs.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "sinks/perfetto/perfetto-format.h"
+#include "sinks/perfetto/perfetto-writer.h"
+#include "sinks/perfetto/protobuf.h"
+
+/* A bundle is written out once it is this large. */
+#define BUNDLE_FLUSH_BYTES (64 * 1024)
+/* So is the buffer of other packets. */
+#define MISC_FLUSH_BYTES (64 * 1024)
+/* Counter tracks are kept in a small table: TMUs and CPUs are few. */
+#define TRACKS_MAX 512
+/* The sequence every packet of the file is on. */
+#define SEQUENCE_ID 1
+/* Track uuids: any fixed non-zero base ("vt"), then the track index. */
+#define TRACK_UUID_BASE 0x7674000000000000ull
+/* Largest pid the ProcessTree bitmap follows (PID_MAX_LIMIT). */
+#define PID_LIMIT (4 * 1024 * 1024)
+
+enum enc_how {
+	ENC_GENERIC,
+	ENC_TYPED,
+	/* Generic, with one field holding the formatted text. */
+	ENC_PRINTK,
+};
+
+/*
+ * Vendor state drawn as counter tracks: the event's @values, one track
+ * each, per distinct @key (a TMU's name, a CPU number) when there is one.
+ */
+struct counter_spec {
+	const char *system;
+	const char *event;
+	const char *key;
+	const char *key_prefix;
+	const char *values[2];
+};
+
+static const struct counter_spec counter_specs[] = {
+	{ "mali", "gpu_power_state", NULL, NULL, { "to_state" } },
+	{ "thermal_exynos",
+	  "thermal_exynos_arm_update",
+	  "tmu_name",
+	  "",
+	  { "ppm_throttle_level", "mpmm_throttle_level" } },
+	{ "thermal_exynos",
+	  "thermal_cpu_pressure",
+	  "cpu",
+	  "cpu",
+	  { "pressure" } },
+};
+
+struct event_enc {
+	struct tep_event *event;
+	enum enc_how how;
+	const struct pf_typed_event *typed;
+	/* ENC_TYPED: the format's field of each typed->fields[] entry. */
+	struct tep_format_field *typed_fields[PF_TYPED_FIELDS_MAX];
+	/* ENC_PRINTK: the field written as the formatted text. */
+	struct tep_format_field *text_field;
+	const struct counter_spec *counter;
+	struct tep_format_field *counter_key;
+	struct tep_format_field *counter_values[2];
+};
+
+struct track {
+	char *name;
+	uint64_t uuid;
+};
+
+struct cpu_state {
+	struct vt_pb pb;
+	bool open; /* a packet and bundle are open in @pb */
+	bool lost; /* the next bundle starts after lost events */
+	bool have_stats;
+	struct vt_perfetto_cpu_stats stats;
+	uint64_t lost_events;
+};
+
+struct vt_perfetto {
+	struct tep_handle *tep;
+	int fd;
+	int ncpus;
+	struct cpu_state *cpus;
+	struct vt_pb misc;
+	struct event_enc **encs; /* by event id */
+	size_t nr_encs;
+	struct track tracks[TRACKS_MAX];
+	int nr_tracks;
+	int ftrace_clock; /* 0: boot */
+	bool have_clock_pair;
+	int64_t ftrace_ts;
+	int64_t boot_ts;
+	uint64_t *pids; /* bitmap of the pids seen */
+	size_t pids_words;
+	int *tgids; /* by pid, 0: unknown */
+	size_t nr_tgids;
+	uint64_t first_ts;
+	uint64_t last_ts;
+	uint64_t events;
+	uint64_t written; /* bytes of whole packets in the file */
+	struct trace_seq seq;
+	int err;
+	char errbuf[256];
+};
+
+static int fail(struct vt_perfetto *pf, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct vt_perfetto *pf, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pf->err)
+		return pf->err;
+	pf->err = err;
+	va_start(ap, fmt);
+	vsnprintf(pf->errbuf, sizeof(pf->errbuf), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/*
+ * Writes @pb out whole, or not at all: after a failed write the file is
+ * cut back to the packets written before, and nothing more is written.
+ */
+static int write_buffer(struct vt_perfetto *pf, struct vt_pb *pb)
+{
+	const unsigned char *p = pb->buf;
+	size_t left = pb->len;
+	ssize_t n;
+	int err;
+
+	if (pf->err)
+		return pf->err;
+	if (pb->err)
+		return fail(pf, pb->err, "encoding the trace: %s",
+			    strerror(-pb->err));
+	while (left) {
+		n = write(pf->fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			if (ftruncate(pf->fd, pf->written) ||
+			    lseek(pf->fd, pf->written, SEEK_SET) < 0)
+				return fail(
+					pf, err,
+					"writing the trace: %s (and cutting it back to whole packets: %s)",
+					strerror(-err), strerror(errno));
+			return fail(pf, err, "writing the trace: %s",
+				    strerror(-err));
+		}
+		p += n;
+		left -= n;
+	}
+	pf->written += pb->len;
+	vt_pb_reset(pb);
+	return 0;
+}
+
+/* Opens a TracePacket on the file's sequence. */
+static void packet_begin(struct vt_pb *pb)
+{
+	vt_pb_begin(pb, PF_TRACE_PACKET);
+	vt_pb_varint(pb, PF_PACKET_TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
+}
+
+/* A packet's timestamp: ftrace clock to boot time. */
+static uint64_t boot_time(struct vt_perfetto *pf, uint64_t ts)
+{
+	if (pf->ftrace_clock && pf->have_clock_pair)
+		return ts + (pf->boot_ts - pf->ftrace_ts);
+	return ts;
+}
+
+static int ftrace_clock_of(const char *clock)
+{
+	if (!clock || !strcmp(clock, "boot"))
+		return 0;
+	if (!strcmp(clock, "local"))
+		return PF_FTRACE_CLOCK_LOCAL;
+	if (!strcmp(clock, "mono_raw"))
+		return PF_FTRACE_CLOCK_MONO_RAW;
+	/*
+	 * global, mono, uptime, perf, x86-tsc, counter: Perfetto has no
+	 * name for them, and treats "global" as a clock of this sequence
+	 * placed by the ftrace/boot pairs, which is what each of them is.
+	 */
+	return PF_FTRACE_CLOCK_GLOBAL;
+}
+
+static void bundle_begin(struct vt_perfetto *pf, int cpu, uint64_t ts)
+{
+	struct cpu_state *c = &pf->cpus[cpu];
+	struct vt_pb *pb = &c->pb;
+
+	packet_begin(pb);
+	vt_pb_begin(pb, PF_PACKET_FTRACE_EVENTS);
+	vt_pb_varint(pb, PF_BUNDLE_CPU, cpu);
+	if (c->lost)
+		vt_pb_varint(pb, PF_BUNDLE_LOST_EVENTS, 1);
+	c->lost = false;
+	if (pf->ftrace_clock) {
+		vt_pb_varint(pb, PF_BUNDLE_FTRACE_CLOCK, pf->ftrace_clock);
+		/* Without a measured pair: the identity, at this bundle. */
+		vt_pb_int(pb, PF_BUNDLE_FTRACE_TIMESTAMP,
+			  pf->have_clock_pair ? pf->ftrace_ts : (int64_t)ts);
+		vt_pb_int(pb, PF_BUNDLE_BOOT_TIMESTAMP,
+			  pf->have_clock_pair ? pf->boot_ts : (int64_t)ts);
+	}
+	c->open = true;
+}
+
+static int bundle_flush(struct vt_perfetto *pf, int cpu)
+{
+	struct cpu_state *c = &pf->cpus[cpu];
+
+	if (!c->open)
+		return 0;
+	vt_pb_end(&c->pb);
+	vt_pb_end(&c->pb);
+	c->open = false;
+	return write_buffer(pf, &c->pb);
+}
+
+static int misc_flush(struct vt_perfetto *pf, bool force)
+{
+	if (!force && pf->misc.len < MISC_FLUSH_BYTES && !pf->misc.err)
+		return 0;
+	return write_buffer(pf, &pf->misc);
+}
+
+int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
+		       const struct vt_perfetto_opts *opts)
+{
+	struct vt_perfetto *pf;
+	int i, ret;
+
+	*pfp = NULL;
+	if (!opts || !opts->tep || opts->ncpus <= 0 || fd < 0)
+		return -EINVAL;
+	pf = calloc(1, sizeof(*pf));
+	if (!pf)
+		return -ENOMEM;
+	pf->cpus = calloc(opts->ncpus, sizeof(*pf->cpus));
+	if (!pf->cpus) {
+		free(pf);
+		return -ENOMEM;
+	}
+	pf->tep = opts->tep;
+	pf->fd = fd;
+	pf->ncpus = opts->ncpus;
+	pf->ftrace_clock = ftrace_clock_of(opts->clock);
+	pf->have_clock_pair = opts->have_clock_pair;
+	pf->ftrace_ts = opts->ftrace_ts;
+	pf->boot_ts = opts->boot_ts;
+	pf->first_ts = UINT64_MAX;
+	for (i = 0; i < pf->ncpus; i++)
+		vt_pb_init(&pf->cpus[i].pb);
+	vt_pb_init(&pf->misc);
+	trace_seq_init(&pf->seq);
+
+	/* The sequence starts with no interned or track state. */
+	packet_begin(&pf->misc);
+	vt_pb_varint(&pf->misc, PF_PACKET_SEQUENCE_FLAGS,
+		     PF_SEQ_INCREMENTAL_STATE_CLEARED);
+	vt_pb_varint(&pf->misc, PF_PACKET_FIRST_PACKET_ON_SEQUENCE, 1);
+	vt_pb_end(&pf->misc);
+	ret = misc_flush(pf, true);
+	if (ret) {
+		vt_perfetto_free(pf);
+		return ret;
+	}
+	*pfp = pf;
+	return 0;
+}
+
+static bool is_string_field(const struct tep_format_field *f)
+{
+	return f->flags & TEP_FIELD_IS_STRING;
+}
+
+static bool is_number_field(const struct tep_format_field *f)
+{
+	return !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC |
+			     TEP_FIELD_IS_STRING)) &&
+	       (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+}
+
+/* Whether @kind can be read from @f. */
+static bool kind_fits(uint8_t kind, const struct tep_format_field *f)
+{
+	switch (kind) {
+	case PF_STRING:
+		return is_string_field(f);
+	case PF_UINT64_ARRAY:
+		return (f->flags & TEP_FIELD_IS_ARRAY) &&
+		       !(f->flags &
+			 (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) &&
+		       (f->elementsize == 4 || f->elementsize == 8);
+	default:
+		return is_number_field(f);
+	}
+}
+
+static const struct pf_typed_event *find_typed(struct tep_event *event)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pf_typed_events) / sizeof(pf_typed_events[0]);
+	     i++)
+		if (!strcmp(pf_typed_events[i].name, event->name) &&
+		    !strcmp(pf_typed_events[i].system, event->system))
+			return &pf_typed_events[i];
+	return NULL;
+}
+
+static void find_counter(struct event_enc *enc, struct tep_event *event)
+{
+	const struct counter_spec *spec;
+	size_t i, v;
+
+	for (i = 0; i < sizeof(counter_specs) / sizeof(counter_specs[0]); i++) {
+		spec = &counter_specs[i];
+		if (strcmp(spec->event, event->name) ||
+		    strcmp(spec->system, event->system))
+			continue;
+		if (spec->key) {
+			enc->counter_key = tep_find_field(event, spec->key);
+			if (!enc->counter_key)
+				return;
+		}
+		for (v = 0; v < 2 && spec->values[v]; v++) {
+			enc->counter_values[v] =
+				tep_find_field(event, spec->values[v]);
+			if (!enc->counter_values[v] ||
+			    !is_number_field(enc->counter_values[v]))
+				return;
+		}
+		enc->counter = spec;
+		return;
+	}
+}
+
+static struct event_enc *make_enc(struct tep_event *event)
+{
+	const struct pf_typed_event *typed;
+	struct tep_format_field *f;
+	struct event_enc *enc;
+	const char *text;
+	int i;
+
+	enc = calloc(1, sizeof(*enc));
+	if (!enc)
+		return NULL;
+	enc->event = event;
+	typed = find_typed(event);
+	if (typed) {
+		enc->how = ENC_TYPED;
+		enc->typed = typed;
+		for (i = 0; typed->fields[i].name; i++) {
+			f = tep_find_field(event, typed->fields[i].name);
+			if (f && kind_fits(typed->fields[i].kind, f))
+				enc->typed_fields[i] = f;
+		}
+	} else if (!strcmp(event->system, "ftrace") &&
+		   (!strcmp(event->name, "bprint") ||
+		    !strcmp(event->name, "bputs"))) {
+		/* Their text is a format and arguments: print it. */
+		enc->how = ENC_PRINTK;
+		text = strcmp(event->name, "bprint") ? "str" : "buf";
+		enc->text_field = tep_find_field(event, text);
+	}
+	find_counter(enc, event);
+	return enc;
+}
+
+static struct event_enc *get_enc(struct vt_perfetto *pf,
+				 struct tep_record *record)
+{
+	struct event_enc **encs;
+	struct tep_event *event;
+	size_t n;
+	int id;
+
+	id = tep_data_type(pf->tep, record);
+	if (id < 0)
+		return NULL;
+	if ((size_t)id < pf->nr_encs && pf->encs[id])
+		return pf->encs[id];
+	event = tep_find_event(pf->tep, id);
+	if (!event)
+		return NULL;
+	if ((size_t)id >= pf->nr_encs) {
+		n = id + 64;
+		encs = reallocarray(pf->encs, n, sizeof(*encs));
+		if (!encs)
+			return NULL;
+		memset(encs + pf->nr_encs, 0,
+		       (n - pf->nr_encs) * sizeof(*encs));
+		pf->encs = encs;
+		pf->nr_encs = n;
+	}
+	pf->encs[id] = make_enc(event);
+	return pf->encs[id];
+}
+
+/* A number field's value, sign-extended when the format says signed. */
+static uint64_t read_number(struct vt_perfetto *pf,
+			    const struct tep_format_field *f,
+			    const unsigned char *p)
+{
+	uint64_t v = tep_read_number(pf->tep, p, f->size);
+
+	if (!(f->flags & TEP_FIELD_IS_SIGNED))
+		return v;
+	switch (f->size) {
+	case 1:
+		return (int64_t)(int8_t)v;
+	case 2:
+		return (int64_t)(int16_t)v;
+	case 4:
+		return (int64_t)(int32_t)v;
+	default:
+		return v;
+	}
+}
+
+/*
+ * Where @f's bytes are in @record: its own place, or for __data_loc and
+ * __rel_loc the data its location word points at; a trailing char buf[]
+ * (ftrace/print) runs to the record's end. False when they are not
+ * inside the record.
+ */
+static bool field_bytes(struct vt_perfetto *pf,
+			const struct tep_format_field *f,
+			const struct tep_record *record,
+			const unsigned char **p, size_t *len)
+{
+	const unsigned char *data = record->data;
+	size_t size = record->size;
+	uint64_t loc, start, n;
+
+	if (f->offset + (size_t)f->size > size)
+		return false;
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		n = f->size ? (size_t)f->size : size - f->offset;
+		*p = data + f->offset;
+		*len = n;
+		return true;
+	}
+	loc = tep_read_number(pf->tep, data + f->offset, f->size);
+	start = loc & 0xffff;
+	n = loc >> 16 & 0xffff;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		start += f->offset + f->size;
+	if (start + n > size)
+		return false;
+	*p = data + start;
+	*len = n;
+	return true;
+}
+
+static void put_string_field(struct vt_perfetto *pf, struct vt_pb *pb,
+			     uint32_t number, const struct tep_format_field *f,
+			     const struct tep_record *record)
+{
+	const unsigned char *p;
+	size_t len;
+
+	if (!field_bytes(pf, f, record, &p, &len))
+		return;
+	vt_pb_bytes(pb, number, p, strnlen((const char *)p, len));
+}
+
+static void put_typed(struct vt_perfetto *pf, struct vt_pb *pb,
+		      const struct event_enc *enc,
+		      const struct tep_record *record)
+{
+	const unsigned char *data = record->data, *p;
+	const struct pf_field *pff;
+	struct tep_format_field *f;
+	size_t len, i;
+	uint64_t v;
+	int n;
+
+	vt_pb_begin(pb, enc->typed->number);
+	for (n = 0; enc->typed->fields[n].name; n++) {
+		f = enc->typed_fields[n];
+		pff = &enc->typed->fields[n];
+		if (!f)
+			continue;
+		if (pff->kind == PF_STRING) {
+			put_string_field(pf, pb, pff->number, f, record);
+			continue;
+		}
+		if (pff->kind == PF_UINT64_ARRAY) {
+			if (!field_bytes(pf, f, record, &p, &len))
+				continue;
+			for (i = 0; i + f->elementsize <= len;
+			     i += f->elementsize)
+				vt_pb_varint(pb, pff->number,
+					     tep_read_number(pf->tep, p + i,
+							     f->elementsize));
+			continue;
+		}
+		if (f->offset + (size_t)f->size > (size_t)record->size)
+			continue;
+		v = read_number(pf, f, data + f->offset);
+		switch (pff->kind) {
+		case PF_INT32:
+			vt_pb_int(pb, pff->number, (int32_t)v);
+			break;
+		case PF_UINT32:
+			vt_pb_varint(pb, pff->number, (uint32_t)v);
+			break;
+		default:
+			vt_pb_varint(pb, pff->number, v);
+			break;
+		}
+	}
+	vt_pb_end(pb);
+}
+
+/* A non-string array's elements, as {1,2,3}. */
+static void put_array_field(struct vt_perfetto *pf, struct vt_pb *pb,
+			    const struct tep_format_field *f,
+			    const struct tep_record *record)
+{
+	unsigned int esize = f->elementsize;
+	const unsigned char *p;
+	size_t len, i;
+
+	if (!field_bytes(pf, f, record, &p, &len))
+		return;
+	if (esize != 1 && esize != 2 && esize != 4 && esize != 8)
+		esize = 1;
+	trace_seq_reset(&pf->seq);
+	trace_seq_putc(&pf->seq, '{');
+	for (i = 0; i + esize <= len; i += esize)
+		trace_seq_printf(&pf->seq, "%s%llu", i ? "," : "",
+				 tep_read_number(pf->tep, p + i, esize));
+	trace_seq_putc(&pf->seq, '}');
+	vt_pb_bytes(pb, PF_GENERIC_FIELD_STR_VALUE, pf->seq.buffer,
+		    pf->seq.len);
+}
+
+/* The event's text as the kernel prints it, without the newline. */
+static void put_event_text(struct vt_perfetto *pf, struct vt_pb *pb,
+			   struct tep_record *record)
+{
+	trace_seq_reset(&pf->seq);
+	tep_print_event(pf->tep, &pf->seq, record, "%s", TEP_PRINT_INFO);
+	if (pf->seq.len && pf->seq.buffer[pf->seq.len - 1] == '\n')
+		pf->seq.len--;
+	vt_pb_bytes(pb, PF_GENERIC_FIELD_STR_VALUE, pf->seq.buffer,
+		    pf->seq.len);
+}
+
+static void put_generic(struct vt_perfetto *pf, struct vt_pb *pb,
+			const struct event_enc *enc, struct tep_record *record)
+{
+	const unsigned char *data = record->data;
+	struct tep_format_field *f;
+	uint64_t v;
+
+	vt_pb_begin(pb, PF_EVENT_GENERIC);
+	vt_pb_string(pb, PF_GENERIC_EVENT_NAME, enc->event->name);
+	for (f = enc->event->format.fields; f; f = f->next) {
+		vt_pb_begin(pb, PF_GENERIC_FIELD);
+		vt_pb_string(pb, PF_GENERIC_FIELD_NAME, f->name);
+		if (f == enc->text_field) {
+			put_event_text(pf, pb, record);
+		} else if (is_string_field(f)) {
+			put_string_field(pf, pb, PF_GENERIC_FIELD_STR_VALUE, f,
+					 record);
+		} else if (!is_number_field(f)) {
+			put_array_field(pf, pb, f, record);
+		} else if (f->offset + (size_t)f->size <=
+			   (size_t)record->size) {
+			v = read_number(pf, f, data + f->offset);
+			if (f->flags & TEP_FIELD_IS_SIGNED)
+				vt_pb_int(pb, PF_GENERIC_FIELD_INT_VALUE, v);
+			else
+				vt_pb_varint(pb, PF_GENERIC_FIELD_UINT_VALUE,
+					     v);
+		}
+		vt_pb_end(pb);
+	}
+	vt_pb_end(pb);
+}
+
+/* The uuid of the counter track called @name, described on first use. */
+static int track_uuid(struct vt_perfetto *pf, const char *name, uint64_t *uuid)
+{
+	struct vt_pb *pb = &pf->misc;
+	struct track *t;
+	int i;
+
+	for (i = 0; i < pf->nr_tracks; i++) {
+		if (!strcmp(pf->tracks[i].name, name)) {
+			*uuid = pf->tracks[i].uuid;
+			return 0;
+		}
+	}
+	if (pf->nr_tracks == TRACKS_MAX)
+		return -ENOSPC;
+	t = &pf->tracks[pf->nr_tracks];
+	t->name = strdup(name);
+	if (!t->name)
+		return -ENOMEM;
+	t->uuid = TRACK_UUID_BASE + pf->nr_tracks++;
+	packet_begin(pb);
+	vt_pb_begin(pb, PF_PACKET_TRACK_DESCRIPTOR);
+	vt_pb_varint(pb, PF_TRACK_DESCRIPTOR_UUID, t->uuid);
+	vt_pb_string(pb, PF_TRACK_DESCRIPTOR_NAME, t->name);
+	vt_pb_begin(pb, PF_TRACK_DESCRIPTOR_COUNTER);
+	vt_pb_end(pb);
+	vt_pb_end(pb);
+	vt_pb_end(pb);
+	*uuid = t->uuid;
+	return 0;
+}
+
+static void put_counter_value(struct vt_perfetto *pf, uint64_t ts,
+			      uint64_t uuid, int64_t value)
+{
+	struct vt_pb *pb = &pf->misc;
+
+	packet_begin(pb);
+	vt_pb_varint(pb, PF_PACKET_TIMESTAMP, boot_time(pf, ts));
+	vt_pb_begin(pb, PF_PACKET_TRACK_EVENT);
+	vt_pb_varint(pb, PF_TRACK_EVENT_TYPE, PF_TRACK_EVENT_TYPE_COUNTER);
+	vt_pb_varint(pb, PF_TRACK_EVENT_TRACK_UUID, uuid);
+	vt_pb_int(pb, PF_TRACK_EVENT_COUNTER_VALUE, value);
+	vt_pb_end(pb);
+	vt_pb_end(pb);
+}
+
+/*
+ * Counter tracks are named "EVENT[ KEY][ VALUE]": the value's name only
+ * when the event has two, e.g. "thermal_exynos_arm_update BIG
+ * ppm_throttle_level", "thermal_cpu_pressure cpu3".
+ */
+static int put_counters(struct vt_perfetto *pf, const struct event_enc *enc,
+			const struct tep_record *record)
+{
+	const struct counter_spec *spec = enc->counter;
+	const unsigned char *data = record->data, *p;
+	char key[64] = "", name[192];
+	struct tep_format_field *f;
+	uint64_t uuid;
+	size_t len;
+	int v, ret;
+
+	f = enc->counter_key;
+	if (f && is_string_field(f)) {
+		if (!field_bytes(pf, f, record, &p, &len))
+			return 0;
+		snprintf(key, sizeof(key), " %s%.*s", spec->key_prefix,
+			 (int)strnlen((const char *)p, len), p);
+	} else if (f && is_number_field(f)) {
+		if (f->offset + (size_t)f->size > (size_t)record->size)
+			return 0;
+		snprintf(key, sizeof(key), " %s%" PRId64, spec->key_prefix,
+			 (int64_t)read_number(pf, f, data + f->offset));
+	}
+	for (v = 0; v < 2 && spec->values[v]; v++) {
+		f = enc->counter_values[v];
+		if (f->offset + (size_t)f->size > (size_t)record->size)
+			continue;
+		if (spec->values[1])
+			snprintf(name, sizeof(name), "%s%s %s", spec->event,
+				 key, spec->values[v]);
+		else
+			snprintf(name, sizeof(name), "%s%s", spec->event, key);
+		ret = track_uuid(pf, name, &uuid);
+		if (ret == -ENOSPC)
+			continue;
+		if (ret)
+			return ret;
+		put_counter_value(pf, record->ts, uuid,
+				  read_number(pf, f, data + f->offset));
+	}
+	return misc_flush(pf, false);
+}
+
+static int note_pid(struct vt_perfetto *pf, int pid)
+{
+	size_t word = (size_t)pid / 64, n;
+	uint64_t *pids;
+
+	if (pid < 0 || pid >= PID_LIMIT)
+		return 0;
+	if (word >= pf->pids_words) {
+		n = word + 1 > 2 * pf->pids_words ? word + 1 :
+						    2 * pf->pids_words;
+		pids = reallocarray(pf->pids, n, sizeof(*pids));
+		if (!pids)
+			return -ENOMEM;
+		memset(pids + pf->pids_words, 0,
+		       (n - pf->pids_words) * sizeof(*pids));
+		pf->pids = pids;
+		pf->pids_words = n;
+	}
+	pf->pids[word] |= 1ull << (pid % 64);
+	return 0;
+}
+
+int vt_perfetto_add_record(struct vt_perfetto *pf, struct tep_record *record)
+{
+	struct event_enc *enc;
+	struct cpu_state *c;
+	struct vt_pb *pb;
+	int cpu = record->cpu, pid, ret;
+
+	if (pf->err)
+		return pf->err;
+	if (cpu < 0 || cpu >= pf->ncpus)
+		return -ERANGE;
+	c = &pf->cpus[cpu];
+	pb = &c->pb;
+	if (record->missed_events) {
+		c->lost = true;
+		if (record->missed_events > 0)
+			c->lost_events += record->missed_events;
+		ret = bundle_flush(pf, cpu);
+		if (ret)
+			return ret;
+	}
+	if (!c->open)
+		bundle_begin(pf, cpu, record->ts);
+
+	pid = tep_data_pid(pf->tep, record);
+	ret = note_pid(pf, pid);
+	if (ret)
+		return fail(pf, ret, "out of memory");
+	vt_pb_begin(pb, PF_BUNDLE_EVENT);
+	vt_pb_varint(pb, PF_EVENT_TIMESTAMP, record->ts);
+	vt_pb_varint(pb, PF_EVENT_PID, (uint32_t)pid);
+	enc = get_enc(pf, record);
+	if (enc && enc->how == ENC_TYPED)
+		put_typed(pf, pb, enc, record);
+	else if (enc)
+		put_generic(pf, pb, enc, record);
+	vt_pb_end(pb);
+	if (enc && enc->counter) {
+		ret = put_counters(pf, enc, record);
+		if (ret)
+			return fail(pf, ret, "counter tracks: %s",
+				    strerror(-ret));
+	}
+
+	pf->events++;
+	if (record->ts < pf->first_ts)
+		pf->first_ts = record->ts;
+	if (record->ts > pf->last_ts)
+		pf->last_ts = record->ts;
+	if (pb->len >= BUNDLE_FLUSH_BYTES || pb->err)
+		return bundle_flush(pf, cpu);
+	return 0;
+}
+
+int vt_perfetto_set_tgid(struct vt_perfetto *pf, int pid, int tgid)
+{
+	size_t n;
+	int *tgids;
+
+	if (pid <= 0 || pid >= PID_LIMIT || tgid <= 0 || tgid >= PID_LIMIT)
+		return -EINVAL;
+	if ((size_t)pid >= pf->nr_tgids) {
+		n = (size_t)pid + 1 > 2 * pf->nr_tgids ? (size_t)pid + 1 :
+							 2 * pf->nr_tgids;
+		tgids = reallocarray(pf->tgids, n, sizeof(*tgids));
+		if (!tgids)
+			return -ENOMEM;
+		memset(tgids + pf->nr_tgids, 0,
+		       (n - pf->nr_tgids) * sizeof(*tgids));
+		pf->tgids = tgids;
+		pf->nr_tgids = n;
+	}
+	pf->tgids[pid] = tgid;
+	return 0;
+}
+
+static int tgid_of(const struct vt_perfetto *pf, int pid)
+{
+	return (size_t)pid < pf->nr_tgids ? pf->tgids[pid] : 0;
+}
+
+static bool pid_seen(const struct vt_perfetto *pf, int pid)
+{
+	return (size_t)pid / 64 < pf->pids_words &&
+	       pf->pids[pid / 64] & 1ull << (pid % 64);
+}
+
+/*
+ * A process for each thread group with a thread seen, named by its
+ * leader's comm: Perfetto names a process track by it.
+ */
+static void put_processes(struct vt_perfetto *pf, struct vt_pb *pb)
+{
+	int pid, tgid, max = 0;
+	uint64_t *done;
+	size_t words;
+
+	for (pid = 1; (size_t)pid < pf->nr_tgids; pid++)
+		if (pf->tgids[pid] > max)
+			max = pf->tgids[pid];
+	words = max / 64 + 1;
+	done = calloc(words, sizeof(*done));
+	if (!done) {
+		pb->err = pb->err ?: -ENOMEM;
+		return;
+	}
+	for (pid = 1; (size_t)pid < pf->nr_tgids; pid++) {
+		tgid = pf->tgids[pid];
+		if (!tgid || !pid_seen(pf, pid) ||
+		    done[tgid / 64] & 1ull << (tgid % 64))
+			continue;
+		done[tgid / 64] |= 1ull << (tgid % 64);
+		vt_pb_begin(pb, PF_PROCESS_TREE_PROCESSES);
+		vt_pb_int(pb, PF_PROCESS_PID, tgid);
+		if (tep_is_pid_registered(pf->tep, tgid))
+			vt_pb_string(pb, PF_PROCESS_CMDLINE,
+				     tep_data_comm_from_pid(pf->tep, tgid));
+		vt_pb_end(pb);
+	}
+	free(done);
+}
+
+int vt_perfetto_set_cpu_stats(struct vt_perfetto *pf, int cpu,
+			      const struct vt_perfetto_cpu_stats *stats)
+{
+	if (cpu < 0 || cpu >= pf->ncpus)
+		return -ERANGE;
+	pf->cpus[cpu].stats = *stats;
+	pf->cpus[cpu].have_stats = true;
+	return 0;
+}
+
+/* Thread names for every pid seen, a packet per MISC_FLUSH_BYTES. */
+static int put_process_tree(struct vt_perfetto *pf)
+{
+	struct vt_pb *pb = &pf->misc;
+	bool open = false;
+	size_t w;
+	int pid, ret;
+
+	if (pf->nr_tgids) {
+		packet_begin(pb);
+		vt_pb_varint(pb, PF_PACKET_TIMESTAMP,
+			     boot_time(pf, pf->first_ts));
+		vt_pb_begin(pb, PF_PACKET_PROCESS_TREE);
+		put_processes(pf, pb);
+		open = true;
+	}
+	for (w = 0; w < pf->pids_words; w++) {
+		if (!pf->pids[w])
+			continue;
+		for (pid = w * 64; pid < (int)(w + 1) * 64; pid++) {
+			if (!(pf->pids[w] & 1ull << (pid % 64)) ||
+			    !tep_is_pid_registered(pf->tep, pid))
+				continue;
+			if (!open) {
+				packet_begin(pb);
+				vt_pb_varint(pb, PF_PACKET_TIMESTAMP,
+					     boot_time(pf, pf->first_ts));
+				vt_pb_begin(pb, PF_PACKET_PROCESS_TREE);
+				open = true;
+			}
+			vt_pb_begin(pb, PF_PROCESS_TREE_THREADS);
+			vt_pb_int(pb, PF_THREAD_TID, pid);
+			vt_pb_string(pb, PF_THREAD_NAME,
+				     tep_data_comm_from_pid(pf->tep, pid));
+			if (tgid_of(pf, pid))
+				vt_pb_int(pb, PF_THREAD_TGID, tgid_of(pf, pid));
+			vt_pb_end(pb);
+			if (pb->len < MISC_FLUSH_BYTES)
+				continue;
+			vt_pb_end(pb);
+			vt_pb_end(pb);
+			open = false;
+			ret = misc_flush(pf, true);
+			if (ret)
+				return ret;
+		}
+	}
+	if (open) {
+		vt_pb_end(pb);
+		vt_pb_end(pb);
+	}
+	return misc_flush(pf, true);
+}
+
+static void put_ftrace_stats(struct vt_perfetto *pf)
+{
+	struct vt_pb *pb = &pf->misc;
+	const struct cpu_state *c;
+	uint64_t overrun;
+	int cpu;
+
+	packet_begin(pb);
+	vt_pb_varint(pb, PF_PACKET_TIMESTAMP, boot_time(pf, pf->last_ts));
+	vt_pb_begin(pb, PF_PACKET_FTRACE_STATS);
+	vt_pb_varint(pb, PF_FTRACE_STATS_PHASE,
+		     PF_FTRACE_STATS_PHASE_END_OF_TRACE);
+	for (cpu = 0; cpu < pf->ncpus; cpu++) {
+		c = &pf->cpus[cpu];
+		/* The loss the records showed, if the kernel's is lower. */
+		overrun = c->stats.overrun > c->lost_events ? c->stats.overrun :
+							      c->lost_events;
+		vt_pb_begin(pb, PF_FTRACE_STATS_CPU_STATS);
+		vt_pb_varint(pb, PF_CPU_STATS_CPU, cpu);
+		if (c->have_stats) {
+			vt_pb_varint(pb, PF_CPU_STATS_ENTRIES,
+				     c->stats.entries);
+			vt_pb_varint(pb, PF_CPU_STATS_COMMIT_OVERRUN,
+				     c->stats.commit_overrun);
+			vt_pb_varint(pb, PF_CPU_STATS_BYTES_READ,
+				     c->stats.bytes);
+			vt_pb_varint(pb, PF_CPU_STATS_DROPPED_EVENTS,
+				     c->stats.dropped_events);
+			vt_pb_varint(pb, PF_CPU_STATS_READ_EVENTS,
+				     c->stats.read_events);
+		}
+		vt_pb_varint(pb, PF_CPU_STATS_OVERRUN, overrun);
+		vt_pb_end(pb);
+	}
+	vt_pb_end(pb);
+	vt_pb_end(pb);
+}
+
+int vt_perfetto_finish(struct vt_perfetto *pf)
+{
+	int cpu, ret;
+
+	for (cpu = 0; cpu < pf->ncpus; cpu++) {
+		ret = bundle_flush(pf, cpu);
+		if (ret)
+			return ret;
+	}
+	if (pf->err)
+		return pf->err;
+	if (!pf->events)
+		pf->first_ts = 0;
+	ret = put_process_tree(pf);
+	if (ret)
+		return ret;
+	put_ftrace_stats(pf);
+	return misc_flush(pf, true);
+}
+
+uint64_t vt_perfetto_events(const struct vt_perfetto *pf)
+{
+	return pf->events;
+}
+
+const char *vt_perfetto_strerror(const struct vt_perfetto *pf)
+{
+	return pf->err ? pf->errbuf : "";
+}
+
+void vt_perfetto_free(struct vt_perfetto *pf)
+{
+	size_t i;
+	int t;
+
+	if (!pf)
+		return;
+	for (t = 0; t < pf->ncpus; t++)
+		vt_pb_free(&pf->cpus[t].pb);
+	for (i = 0; i < pf->nr_encs; i++)
+		free(pf->encs[i]);
+	for (t = 0; t < pf->nr_tracks; t++)
+		free(pf->tracks[t].name);
+	vt_pb_free(&pf->misc);
+	trace_seq_destroy(&pf->seq);
+	free(pf->encs);
+	free(pf->pids);
+	free(pf->tgids);
+	free(pf->cpus);
+	free(pf);
+}
