@@ -31,7 +31,7 @@ mkdir -p "$out/corpus"
 pkgs="libtracecmd libtracefs libtraceevent"
 san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined"
 # shellcheck disable=SC2046
-inc="-I$lib/include -iquote $lib -I$top/tools/lib/atrace/include"
+inc="-I$lib/include -iquote $lib -I$top/tools/lib/atrace/include -DVTRACE_HAVE_TRACECMD"
 # shellcheck disable=SC2046,SC2086
 clang $san -fsanitize=fuzzer -D_GNU_SOURCE $inc -I"$cli" \
 	$(pkg-config --cflags $pkgs) -o "$out/fuzz_report" \

@@ -7,7 +7,10 @@
 # checkpatch --strict is clean on every C file (module/, tools/,
 # selftests/), they are formatted with the kernel's .clang-format,
 # kernel-doc -none -Wall finds nothing in the libraries (tools/lib/), the
-# device-tree overlays in dts/ compile without a dtc warning, dt-schema
+# library keeps its walls (tools/rig/layout-check.py: no include or
+# symbol cycle, tracefs written from tracefs/ only, no private header
+# in a public one), the device-tree overlays in dts/ compile without a
+# dtc warning, dt-schema
 # accepts the bindings and validates the overlays against them, and
 # docutils parses Documentation/*.rst without a warning, and groff
 # formats the man pages without one.
@@ -32,7 +35,7 @@ result() {
 }
 
 echo "TAP version 13"
-echo "1..$((${#targets[@]} + (${#targets[@]} > 0) + 8))"
+echo "1..$((${#targets[@]} + (${#targets[@]} > 0) + 9))"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -125,6 +128,14 @@ kdoc_out=$(cd "$top" && perl "$ksrc/scripts/kernel-doc" -none -Wall "${lib_files
 kdoc_warnings=$(grep -c . <<<"$kdoc_out")
 [ "$kdoc_warnings" = 0 ] || sed 's/^/# /' <<<"$kdoc_out"
 result "$kdoc_warnings" "kernel-doc -none -Wall on tools/lib/: $kdoc_warnings warnings"
+
+# The helper built into a folder of its own, for the objects' symbols.
+layout_out=$(make -s -C "$top/tools/vtrace" OUTPUT="$work/layout/" 2>&1 &&
+	python3 "$rig/layout-check.py" "$top" "$work/layout" 2>&1)
+layout_rc=$?
+sed 's/^/    /' <<<"$layout_out"
+layout_failed=$(grep -c '^not ok' <<<"$layout_out")
+result "$((layout_rc || layout_failed))" "library layout keeps its walls: $layout_failed checks fail"
 
 dtc_out=$(make -s -C "$top/dts" check 2>&1)
 dtc_problems=$(grep -c . <<<"$dtc_out")

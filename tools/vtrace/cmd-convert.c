@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <vtrace/convert.h>
+#include <vtrace/format.h>
 
 #include "builtin.h"
 #include "cli.h"
@@ -30,7 +31,7 @@ static void convert_usage(FILE *out)
 		"  --split          dmtrace: write OUT.key and OUT.data (a .trace\n"
 		"                   ending replaced) instead of one combined file\n"
 		"  --quiet          print nothing on success\n",
-		vt_convert_format_names());
+		vtrace_format_names(VTRACE_FORMAT_CONVERT));
 }
 
 int cmd_convert(int argc, char **argv)
@@ -42,7 +43,7 @@ int cmd_convert(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct vt_convert_format *format = NULL;
+	const struct vtrace_format *format = NULL;
 	struct vt_convert_result res;
 	const char *in, *out;
 	bool quiet = false, split = false;
@@ -53,11 +54,14 @@ int cmd_convert(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'F':
-			format = vt_convert_format_by_name(optarg);
+			format = vtrace_format_by_name(optarg,
+						       VTRACE_FORMAT_CONVERT);
 			if (!format) {
 				vtrace_err(
 					"convert: --format: no format '%s' (formats: %s)",
-					optarg, vt_convert_format_names());
+					optarg,
+					vtrace_format_names(
+						VTRACE_FORMAT_CONVERT));
 				return VTRACE_EXIT_USAGE;
 			}
 			break;
@@ -82,11 +86,11 @@ int cmd_convert(int argc, char **argv)
 	in = argv[optind];
 	out = argv[optind + 1];
 	if (!format)
-		format = vt_convert_format_by_path(out);
+		format = vtrace_format_by_path(out, VTRACE_FORMAT_CONVERT);
 	if (!format) {
 		vtrace_err(
 			"convert: %s: no format has this extension; use --format (formats: %s)",
-			out, vt_convert_format_names());
+			out, vtrace_format_names(VTRACE_FORMAT_CONVERT));
 		return VTRACE_EXIT_USAGE;
 	}
 	if (cli_check_input("convert", in))

@@ -19,6 +19,7 @@
 #include <vtrace/atrace-tags.h>
 #include <vtrace/atrace.h>
 #include <vtrace/categories.h>
+#include <vtrace/format.h>
 #include <vtrace/instance.h>
 #include <vtrace/journal.h>
 #include <vtrace/json.h>
@@ -348,10 +349,13 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			o->instance = optarg;
 			break;
 		case OPT_FORMAT:
-			if (!vtrace_sink_format_known(optarg)) {
+			if (!vtrace_format_by_name(optarg,
+						   VTRACE_FORMAT_RECORD)) {
 				vtrace_err(
 					"--format: no format '%s' (formats: %s)",
-					optarg, vtrace_sink_formats());
+					optarg,
+					vtrace_format_names(
+						VTRACE_FORMAT_RECORD));
 				return -EINVAL;
 			}
 			o->format = optarg;
@@ -720,33 +724,15 @@ static int show_progress(void *ctx, struct vtrace_recorder *rec)
 	return 0;
 }
 
-/* Userspace markers of the categories' tags, for as long as tracing is on. */
-#define COPY_MARKER_OPTION "options/copy_trace_marker"
-
 /*
  * Markers go to the top level when recordings of different buffers
- * overlap; where the kernel can (copy_trace_marker, Linux 6.17), an
- * instance's recording has the top level's markers copied into it.
+ * overlap; where the kernel can, an instance's recording has them copied
+ * into it for as long as it runs.
  */
 static void copy_top_level_markers(struct record *r, bool on)
 {
-	struct tracefs_instance *tfs = vtrace_instance_tracefs(r->vi);
-	char *value;
-
-	if (!tfs || on == r->copying_markers)
-		return;
-	if (on) {
-		value = tracefs_instance_file_read(tfs, COPY_MARKER_OPTION,
-						   NULL);
-		/* Absent, or set by someone else: not ours to change. */
-		if (!value || value[0] != '0') {
-			free(value);
-			return;
-		}
-		free(value);
-	}
-	if (tracefs_instance_file_write(tfs, COPY_MARKER_OPTION,
-					on ? "1" : "0") > 0)
+	if (r->vi && on != r->copying_markers &&
+	    !vtrace_instance_copy_markers(r->vi, on))
 		r->copying_markers = on;
 }
 

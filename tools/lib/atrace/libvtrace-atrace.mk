@@ -16,7 +16,9 @@ LIBATRACE_WITH_STATE_DIR ?= 1
 
 # One line per source file.
 LIBATRACE_SRCS += marker.c
+LIBATRACE_SRCS += page.c
 LIBATRACE_SRCS += tagfile-map.c
+LIBATRACE_SRCS += thread.c
 # From the base room both libraries share (tools/lib/vtrace/base/): the
 # one definition of the state directory.
 LIBATRACE_BASE_SRCS := $(if $(filter 1,$(LIBATRACE_WITH_STATE_DIR)),state-dir.c)

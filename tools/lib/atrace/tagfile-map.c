@@ -2,8 +2,8 @@
 /*
  * Mapping vtrace's tag file.
  *
- * The enabled tags are the first word of vtrace_atrace_tags_page, a
- * page-aligned block of this library's zeroed data, so that testing a tag
+ * The enabled tags are the first word of vtrace_atrace_tags_page (page.c),
+ * a page-aligned block of this library's zeroed data, so that testing a tag
  * is one load of a global. Once the tag file is found, its first page is
  * mapped read-only over that block (MAP_FIXED): from then on the load reads
  * what vtrace writes, with nothing to poll.
@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/inotify.h>
@@ -29,9 +28,6 @@
 #include <vtrace/atrace.h>
 
 #include "atrace-local.h"
-
-uint64_t vtrace_atrace_tags_page[VTRACE_ATRACE_PAGE_MAX / sizeof(uint64_t)]
-	__attribute__((aligned(VTRACE_ATRACE_PAGE_MAX)));
 
 static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool mapped;
@@ -132,34 +128,6 @@ static void *watch(void *arg)
 	watching = false;
 	pthread_mutex_unlock(&map_lock);
 	return NULL;
-}
-
-/**
- * atrace_spawn - start a detached helper thread
- * @fn: its function
- *
- * The thread blocks every signal (they are the application's) and has a
- * small stack.
- *
- * Return: true when it runs.
- */
-bool atrace_spawn(void *(*fn)(void *))
-{
-	pthread_attr_t attr;
-	pthread_t thread;
-	sigset_t all, old;
-	bool ok;
-
-	if (pthread_attr_init(&attr))
-		return false;
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, 64 * 1024);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ok = !pthread_create(&thread, &attr, fn, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
-	return ok;
 }
 
 static void start_watch_locked(void)

@@ -30,14 +30,17 @@ LIBVTRACE_SRCS += ring/ring-reader.c
 LIBVTRACE_SRCS += ring/ring-reader-mmap.c
 LIBVTRACE_SRCS += ring/ring-reader-tracefs.c
 LIBVTRACE_SRCS += ring/ring-stats.c
+LIBVTRACE_SRCS += ring/subbuf.c
 LIBVTRACE_SRCS += record/recorder.c
 LIBVTRACE_SRCS += record/session.c
 LIBVTRACE_SRCS += record/thread-sched.c
+LIBVTRACE_SRCS += sinks/format.c
 LIBVTRACE_SRCS += sinks/sink.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-check.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-cpu-data.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-sink.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-writer.c
+LIBVTRACE_SRCS += sinks/perfetto/perfetto-convert.c
 LIBVTRACE_SRCS += sinks/perfetto/perfetto-sink.c
 LIBVTRACE_SRCS += sinks/perfetto/perfetto-writer.c
 LIBVTRACE_SRCS += sinks/perfetto/protobuf.c
@@ -74,6 +77,7 @@ LIBVTRACE_SRCS += sinks/dmtrace/dmtrace-convert.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-input.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-stream.c
 LIBVTRACE_PKGS += libtracecmd
+LIBVTRACE_DEFINES := -DVTRACE_HAVE_TRACECMD
 endif
 
 # The public API is included as <vtrace/NAME.h> (include/vtrace/); a
@@ -117,7 +121,8 @@ $(LIBVTRACE_STAMP): FORCE
 $(LIBVTRACE_OUT)/%.o: $(LIBVTRACE_DIR)/%.c $(LIBVTRACE_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LIBVTRACE_WARNINGS) $(LIBVTRACE_CFLAGS) \
-		$(LIBVTRACE_PRIVATE_CFLAGS) $(CPPFLAGS) -MMD -MP -c -o $@ $<
+		$(LIBVTRACE_PRIVATE_CFLAGS) $(LIBVTRACE_DEFINES) $(CPPFLAGS) \
+		-MMD -MP -c -o $@ $<
 
 -include $(LIBVTRACE_DEPS)
 

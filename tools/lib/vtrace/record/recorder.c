@@ -701,9 +701,9 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 	ret = set_up_filters(rec);
 	if (ret)
 		return ret;
-	if (tracefs_instance_file_clear(rec->tfs, "trace"))
-		return settings_error(rec, "trace (clearing the buffer)",
-				      errno ? -errno : -EIO);
+	ret = vtrace_settings_clear_buffer(&rec->settings);
+	if (ret)
+		return settings_error(rec, "trace (clearing the buffer)", ret);
 	ret = choose_subbuf_size(rec);
 	if (ret)
 		return settings_error(rec, "buffer_subbuf_size_kb", ret);

@@ -17,10 +17,11 @@
 #include <trace-cmd.h>
 
 #include <vtrace/convert.h>
-#include <vtrace/dmtrace-convert.h>
+#include <vtrace/format.h>
 #include <vtrace/output-file.h>
-#include "sinks/perfetto/perfetto-writer.h"
 #include <vtrace/tracedat-input.h>
+
+#include "sinks/perfetto/perfetto-writer.h"
 
 /*
  * libtracecmd 1.3 exports these from libtracecmd.so but declares them
@@ -28,93 +29,6 @@
  */
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
-
-static int perfetto_create(void **writer, int fd,
-			   const struct vt_convert_input *in)
-{
-	struct vt_perfetto_opts opts = {
-		.tep = in->tep,
-		.ncpus = in->ncpus,
-		.clock = in->clock,
-	};
-	struct vt_perfetto *pf;
-	int cpu, ret;
-
-	ret = vt_perfetto_create(&pf, fd, &opts);
-	if (ret)
-		return ret;
-	for (cpu = 0; in->stats && cpu < in->ncpus; cpu++)
-		vt_perfetto_set_cpu_stats(pf, cpu, &in->stats[cpu]);
-	*writer = pf;
-	return 0;
-}
-
-static int perfetto_add_record(void *writer, struct tep_record *record)
-{
-	return vt_perfetto_add_record(writer, record);
-}
-
-static int perfetto_finish(void *writer)
-{
-	return vt_perfetto_finish(writer);
-}
-
-static const char *perfetto_strerror(void *writer)
-{
-	return vt_perfetto_strerror(writer);
-}
-
-static void perfetto_free(void *writer)
-{
-	vt_perfetto_free(writer);
-}
-
-/* One line per output format. */
-static const struct vt_convert_format formats[] = {
-	{ "perfetto", ".pftrace", perfetto_create, perfetto_add_record,
-	  perfetto_finish, perfetto_strerror, perfetto_free },
-	{ "dmtrace", ".trace", vt_dmtrace_conv_create,
-	  vt_dmtrace_conv_add_record, vt_dmtrace_conv_finish,
-	  vt_dmtrace_conv_strerror, vt_dmtrace_conv_free },
-};
-
-#define NR_FORMATS (sizeof(formats) / sizeof(formats[0]))
-
-const struct vt_convert_format *vt_convert_format_by_name(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < NR_FORMATS; i++)
-		if (!strcmp(formats[i].name, name))
-			return &formats[i];
-	return NULL;
-}
-
-const struct vt_convert_format *vt_convert_format_by_path(const char *path)
-{
-	size_t i, len = strlen(path), elen;
-
-	for (i = 0; i < NR_FORMATS; i++) {
-		elen = strlen(formats[i].extension);
-		if (len > elen &&
-		    !strcmp(path + len - elen, formats[i].extension))
-			return &formats[i];
-	}
-	return NULL;
-}
-
-const char *vt_convert_format_names(void)
-{
-	static char names[256];
-	size_t i, len = 0;
-
-	names[0] = '\0';
-	for (i = 0; i < NR_FORMATS && len < sizeof(names); i++)
-		len += snprintf(names + len, sizeof(names) - len, "%s%s (%s)",
-				i ? ", " : "", formats[i].name,
-				formats[i].extension);
-	return names;
-}
 
 /*
  * The file's per-CPU stats: "CPU: N" then that CPU's per_cpu/cpuN/stats
@@ -164,7 +78,7 @@ static struct vt_perfetto_cpu_stats *parse_cpu_stats(const char *text,
 
 /* Every record of every CPU into @writer; -EINVAL for a corrupt one. */
 static int convert_records(struct tracecmd_input *handle,
-			   const struct vt_convert_format *format, void *writer,
+			   const struct vtrace_format *format, void *writer,
 			   const char *in, struct vt_convert_result *result,
 			   char *msg, size_t msg_size)
 {
@@ -182,10 +96,12 @@ static int convert_records(struct tracecmd_input *handle,
 				snprintf(msg, msg_size, "%s: %s", in, why);
 				ret = -EINVAL;
 			} else {
-				ret = format->add_record(writer, record);
+				ret = format->convert->add_record(writer,
+								  record);
 				if (ret)
 					snprintf(msg, msg_size, "%s",
-						 format->strerror(writer));
+						 format->convert->strerror(
+							 writer));
 				else
 					result->events++;
 			}
@@ -196,7 +112,7 @@ static int convert_records(struct tracecmd_input *handle,
 }
 
 int vt_convert(const char *in, const char *out,
-	       const struct vt_convert_format *format,
+	       const struct vtrace_format *format,
 	       struct vt_convert_result *result, char *msg, size_t msg_size)
 {
 	struct vt_convert_result res = { 0 };
@@ -229,17 +145,17 @@ int vt_convert(const char *in, const char *out,
 			 vt_output_file_strerror(ret));
 		goto out;
 	}
-	ret = format->create(&writer, file.fd, &input);
+	ret = format->convert->create(&writer, file.fd, &input);
 	if (ret)
 		snprintf(msg, msg_size, "%s: %s", out, strerror(-ret));
 	if (!ret)
 		ret = convert_records(handle, format, writer, in, &res, msg,
 				      msg_size);
 	if (!ret) {
-		ret = format->finish(writer);
+		ret = format->convert->finish(writer);
 		if (ret)
 			snprintf(msg, msg_size, "%s: %s", out,
-				 format->strerror(writer));
+				 format->convert->strerror(writer));
 	}
 	if (!ret && fstat(file.fd, &st)) {
 		ret = -errno;
@@ -254,7 +170,7 @@ int vt_convert(const char *in, const char *out,
 		res.bytes = st.st_size;
 	}
 	if (writer)
-		format->free(writer);
+		format->convert->free(writer);
 out:
 	free(stats);
 	tracecmd_close(handle);

@@ -296,3 +296,43 @@ bool vtrace_instance_is_owned(const struct vtrace_instance *vi)
 {
 	return vi->name && (vi->is_new || marker_matches(vi));
 }
+
+/* Userspace markers of the top level, copied into an instance (6.17). */
+#define COPY_MARKER_OPTION "options/copy_trace_marker"
+
+/**
+ * vtrace_instance_copy_markers - have the top level's markers copied here
+ * @vi: an instance (the top level has them already)
+ * @on: start copying them, or stop what an earlier call started
+ *
+ * Markers go to the top level when recordings of different buffers
+ * overlap; copy_trace_marker (Linux 6.17) copies them into an instance.
+ * The option is only switched on when it is off, so that one set by
+ * someone else is left alone.
+ *
+ * Return: 0 when it was switched; -ENOENT for the top level or a kernel
+ * without it, -EBUSY when it is on already (someone else's), or the
+ * negative errno of the write.
+ */
+int vtrace_instance_copy_markers(struct vtrace_instance *vi, bool on)
+{
+	struct tracefs_instance *tfs = vtrace_instance_tracefs(vi);
+	char *value;
+	bool off;
+
+	if (!tfs)
+		return -ENOENT;
+	if (on) {
+		value = tracefs_instance_file_read(tfs, COPY_MARKER_OPTION,
+						   NULL);
+		off = value && value[0] == '0';
+		free(value);
+		if (!off)
+			return value ? -EBUSY : -ENOENT;
+	}
+	errno = 0;
+	if (tracefs_instance_file_write(tfs, COPY_MARKER_OPTION,
+					on ? "1" : "0") <= 0)
+		return errno ? -errno : -EIO;
+	return 0;
+}

@@ -408,6 +408,22 @@ int vtrace_settings_set_option(struct vtrace_record_settings *s,
 }
 
 /**
+ * vtrace_settings_clear_buffer - empty the instance's ring buffer
+ * @s: saved settings of the instance
+ *
+ * What the buffer held is gone: the caller counts it first.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vtrace_settings_clear_buffer(struct vtrace_record_settings *s)
+{
+	errno = 0;
+	if (tracefs_instance_file_clear(s->instance, "trace"))
+		return errno_or(-EIO);
+	return 0;
+}
+
+/**
  * vtrace_knob_refusal - whether a write failed because the kernel refuses it
  * @err: the negative errno of a setter
  *

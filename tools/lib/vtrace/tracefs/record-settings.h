@@ -83,6 +83,7 @@ int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent);
 int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
 				  long long kb);
 int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on);
+int vtrace_settings_clear_buffer(struct vtrace_record_settings *s);
 int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
 				const char *mask);
 int vtrace_settings_set_event_pids(struct vtrace_record_settings *s,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * vtrace convert's dmtrace format (the ".trace" row of convert.c's table):
+ * vtrace convert's dmtrace format (the ".trace" row of the formats' table):
  * a trace.dat's slices as a combined method trace, and the split
  * .key + .data pair. Reads through libtracecmd: not in static builds.
  */
@@ -10,16 +10,11 @@
 #include <stddef.h>
 
 #include <vtrace/dmtrace.h>
+#include <vtrace/sink.h>
 
-struct tep_record;
-struct vt_convert_input;
+/* The dmtrace row of the formats' table (format.h), for conversions. */
+extern const struct vtrace_convert_ops vt_dmtrace_convert_ops;
 
-int vt_dmtrace_conv_create(void **writer, int fd,
-			   const struct vt_convert_input *in);
-int vt_dmtrace_conv_add_record(void *writer, struct tep_record *record);
-int vt_dmtrace_conv_finish(void *writer);
-const char *vt_dmtrace_conv_strerror(void *writer);
-void vt_dmtrace_conv_free(void *writer);
 int vt_dmtrace_convert_split(const char *in, const char *out,
 			     struct vt_dmtrace_write_stats *stats, char *msg,
 			     size_t msg_size);

@@ -29,5 +29,6 @@ const char *vtrace_instance_name(const struct vtrace_instance *vi);
 bool vtrace_instance_is_new(const struct vtrace_instance *vi);
 bool vtrace_instance_is_owned(const struct vtrace_instance *vi);
 int vtrace_instance_marker_error(const struct vtrace_instance *vi);
+int vtrace_instance_copy_markers(struct vtrace_instance *vi, bool on);
 
 #endif /* _VTRACE_INSTANCE_H */

@@ -20,10 +20,14 @@
  * never guesses from an errno whether the reader or the writer failed:
  * whatever ->add_subbuf() returns is the sink's failure.
  *
- * Adding a format: write NAME-sink.c with a vtrace_sink_ops and a
- * constructor, and add one line to the table in sink.c (name and file
- * extension); vtrace_sink_open() then picks it for -o FILE.EXT or
- * --format NAME.
+ * A format that "vtrace convert" writes also offers a struct
+ * vtrace_convert_ops, which takes a trace.dat's records one by one.
+ *
+ * Adding a format: a folder sinks/NAME/ with a vtrace_sink_ops and a
+ * constructor (and, for conversions, a vtrace_convert_ops), and one row of
+ * the formats' table (format.h, sinks/format.c); vtrace_sink_open() then
+ * picks it for -o FILE.EXT or --format NAME, and "vtrace convert" for an
+ * output FILE.EXT.
  */
 #ifndef _VTRACE_SINK_H
 #define _VTRACE_SINK_H
@@ -31,7 +35,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct tep_handle;
+struct tep_record;
 struct tracefs_instance;
+struct vt_perfetto_cpu_stats;
 struct vtrace_sink;
 
 /**
@@ -159,6 +166,36 @@ struct vtrace_sink {
 };
 
 /**
+ * struct vt_convert_input - what a converted trace.dat offers a writer
+ * @tep: its event formats
+ * @ncpus: its CPUs
+ * @clock: its trace clock, or NULL
+ * @stats: its per-CPU ring-buffer counters, @ncpus of them, or NULL
+ */
+struct vt_convert_input {
+	struct tep_handle *tep;
+	int ncpus;
+	const char *clock;
+	const struct vt_perfetto_cpu_stats *stats;
+};
+
+/**
+ * struct vtrace_convert_ops - a format's writer for converted records
+ * @create: start writing to @fd; sets *@writer
+ * @add_record: one record, CPU by CPU, each CPU in order
+ * @finish: complete the output
+ * @strerror: what the last failure was
+ * @free: release the writer
+ */
+struct vtrace_convert_ops {
+	int (*create)(void **writer, int fd, const struct vt_convert_input *in);
+	int (*add_record)(void *writer, struct tep_record *record);
+	int (*finish)(void *writer);
+	const char *(*strerror)(void *writer);
+	void (*free)(void *writer);
+};
+
+/**
  * typedef vtrace_sink_create_fn - makes a sink of one format
  * @path: the output file; created by ->begin(), not now
  * @out: set to the new sink
@@ -168,10 +205,6 @@ struct vtrace_sink {
 typedef int (*vtrace_sink_create_fn)(const char *path,
 				     struct vtrace_sink **out);
 
-int vtrace_sink_open(const char *format, const char *path,
-		     struct vtrace_sink **out);
-bool vtrace_sink_format_known(const char *format);
-const char *vtrace_sink_formats(void);
 void vtrace_sink_free(struct vtrace_sink *sink);
 
 int vtrace_tracedat_sink_create(const char *path, struct vtrace_sink **out);

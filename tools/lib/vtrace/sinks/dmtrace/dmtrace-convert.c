@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <vtrace/convert.h>
 #include <vtrace/dmtrace-convert.h>
+#include <vtrace/sink.h>
 #include <vtrace/slices-tracedat.h>
 
 struct dmtrace_conv {
@@ -22,15 +22,14 @@ struct dmtrace_conv {
 };
 
 /**
- * vt_dmtrace_conv_create - start a method trace written to @fd
+ * conv_create - start a method trace written to @fd
  * @writer: set to the writer
  * @fd: the output file (not closed)
  * @in: the input's formats
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_dmtrace_conv_create(void **writer, int fd,
-			   const struct vt_convert_input *in)
+static int conv_create(void **writer, int fd, const struct vt_convert_input *in)
 {
 	struct dmtrace_conv *c = calloc(1, sizeof(*c));
 	int ret;
@@ -48,13 +47,13 @@ int vt_dmtrace_conv_create(void **writer, int fd,
 }
 
 /**
- * vt_dmtrace_conv_add_record - offer one record
+ * conv_add_record - offer one record
  * @writer: the writer
  * @record: a record of the input, checked by the caller
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_dmtrace_conv_add_record(void *writer, struct tep_record *record)
+static int conv_add_record(void *writer, struct tep_record *record)
 {
 	struct dmtrace_conv *c = writer;
 	int ret = vt_slices_feed_record(c->feed, record);
@@ -65,12 +64,12 @@ int vt_dmtrace_conv_add_record(void *writer, struct tep_record *record)
 }
 
 /**
- * vt_dmtrace_conv_finish - build the slices and write the method trace
+ * conv_finish - build the slices and write the method trace
  * @writer: the writer
  *
- * Return: 0, or a negative errno (vt_dmtrace_conv_strerror() says why).
+ * Return: 0, or a negative errno (conv_strerror() says why).
  */
-int vt_dmtrace_conv_finish(void *writer)
+static int conv_finish(void *writer)
 {
 	struct dmtrace_conv *c = writer;
 	struct vt_dmtrace_write_stats stats;
@@ -105,27 +104,35 @@ out:
 }
 
 /**
- * vt_dmtrace_conv_strerror - why the writer last failed
+ * conv_strerror - why the writer last failed
  * @writer: the writer
  *
  * Return: the message.
  */
-const char *vt_dmtrace_conv_strerror(void *writer)
+static const char *conv_strerror(void *writer)
 {
 	return ((struct dmtrace_conv *)writer)->msg;
 }
 
 /**
- * vt_dmtrace_conv_free - release the writer
+ * conv_free - release the writer
  * @writer: the writer
  */
-void vt_dmtrace_conv_free(void *writer)
+static void conv_free(void *writer)
 {
 	struct dmtrace_conv *c = writer;
 
 	vt_slices_feed_free(c->feed);
 	free(c);
 }
+
+const struct vtrace_convert_ops vt_dmtrace_convert_ops = {
+	.create = conv_create,
+	.add_record = conv_add_record,
+	.finish = conv_finish,
+	.strerror = conv_strerror,
+	.free = conv_free,
+};
 
 /**
  * vt_dmtrace_convert_split - a trace.dat's slices as a .key + .data pair
