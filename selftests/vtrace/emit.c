@@ -342,7 +342,7 @@ TEST_F(emit, printed_symbolically)
 		  vt_tracing_enable(&self->inst, "mali/gpu_power_state", true));
 	ASSERT_EQ(26, vt_emit("gpu_power_state STACKS 0x2"));
 	ASSERT_EQ(0, vt_tracing_file(&self->inst, "trace", path, sizeof(path)));
-	text = vt_read_all(path, &len);
+	text = vtrace_read_all(path, &len);
 	ASSERT_NE(NULL, text);
 	line = strstr(text, "gpu_power_state: ");
 	ASSERT_NE(NULL, line) TH_LOG("no event in:\n%s", text);

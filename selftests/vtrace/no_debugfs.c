@@ -62,7 +62,7 @@ static void zone_names(struct seen *s)
 	static const char *const defaults[NR_TMUS] = { "BIG", "MID", "LITTLE",
 						       "GPU" };
 	size_t len = 0, off = 0;
-	char *prop = vt_read_all(DT_NAMES, &len);
+	char *prop = vtrace_read_all(DT_NAMES, &len);
 	int i;
 
 	for (i = 0; i < NR_TMUS; i++) {

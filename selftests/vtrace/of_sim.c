@@ -53,7 +53,7 @@ static void dt_names(char *buf, size_t size)
 	char *prop;
 
 	buf[0] = '\0';
-	prop = vt_read_all(DT_NODE "/vtrace,tmu-names", &len);
+	prop = vtrace_read_all(DT_NODE "/vtrace,tmu-names", &len);
 	if (!prop)
 		return;
 	for (i = 0; i + 1 < len && i + 1 < size; i++)

@@ -163,7 +163,7 @@ TEST_F(sim_workload, golden_trace)
 	ASSERT_EQ(0, st.overrun);
 
 	ASSERT_EQ(0, vt_tracing_file(&self->inst, "trace", path, sizeof(path)));
-	text = vt_read_all(path, &len);
+	text = vtrace_read_all(path, &len);
 	ASSERT_NE(NULL, text);
 	for (line = text; line && *line; line = next) {
 		next = strchr(line, '\n');

@@ -90,7 +90,7 @@ static int module_range(uint64_t *lo, uint64_t *hi)
 	size_t len;
 	int ret = -ENOENT;
 
-	text = vt_read_all("/proc/modules", &len);
+	text = vtrace_read_all("/proc/modules", &len);
 	if (!text)
 		return -errno;
 	for (line = text; line;
@@ -163,7 +163,7 @@ static char *printk_formats(void)
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/printk_formats", vt_tracefs());
-	return vt_read_all(path, &len);
+	return vtrace_read_all(path, &len);
 }
 
 /* Load @ko with @params and learn where it is and what formats exist. */

@@ -92,13 +92,13 @@ int vt_read_u64(const char *path, uint64_t *val)
 }
 
 /**
- * vt_read_all() - read a whole file of unknown size
+ * vtrace_read_all() - read a whole file of unknown size
  * @path: file to read
  * @len: set to the number of bytes read (a NUL follows them)
  *
  * Return: malloc'ed buffer to free(), or NULL with errno set.
  */
-char *vt_read_all(const char *path, size_t *len)
+char *vtrace_read_all(const char *path, size_t *len)
 {
 	size_t cap = 65536, used = 0;
 	char *buf = malloc(cap), *bigger;
@@ -498,7 +498,7 @@ static int vt_parse_format(const char *path, struct vt_format *f)
 	size_t len;
 	int ret = 0;
 
-	text = vt_read_all(path, &len);
+	text = vtrace_read_all(path, &len);
 	if (!text)
 		return -errno;
 	memset(f, 0, sizeof(*f));
@@ -848,7 +848,7 @@ int vt_module_restore_default(void)
 int vt_meminfo_kb(const char *key, uint64_t *kb)
 {
 	size_t klen = strlen(key), len;
-	char *text = vt_read_all("/proc/meminfo", &len), *p;
+	char *text = vtrace_read_all("/proc/meminfo", &len), *p;
 	int ret = -ENOENT;
 
 	if (!text)

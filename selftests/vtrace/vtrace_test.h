@@ -28,7 +28,7 @@ ssize_t vt_write(const char *path, const void *buf, size_t len);
 int vt_write_str(const char *path, const char *str);
 ssize_t vt_read(const char *path, char *buf, size_t size);
 int vt_read_u64(const char *path, uint64_t *val);
-char *vt_read_all(const char *path, size_t *len);
+char *vtrace_read_all(const char *path, size_t *len);
 bool vt_exists(const char *path);
 
 /* tracefs root ("/sys/kernel/tracing"), vtrace presence, debugfs files. */

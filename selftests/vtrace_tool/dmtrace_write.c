@@ -26,16 +26,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: dmtrace_write IN.trace OUT.trace\n");
 		return 2;
 	}
-	ret = vt_slices_init(&s);
+	ret = vtrace_slices_init(&s);
 	if (!ret)
-		ret = vt_dmtrace_load(&t, argv[1], msg, sizeof(msg));
+		ret = vtrace_dmtrace_load(&t, argv[1], msg, sizeof(msg));
 	if (!ret)
-		ret = vt_dmtrace_slices(&t, &s);
-	vt_dmtrace_free(&t);
+		ret = vtrace_dmtrace_slices(&t, &s);
+	vtrace_dmtrace_free(&t);
 	if (!ret)
-		ret = vt_dmtrace_write(&s, argv[2], false, &st, msg,
-				       sizeof(msg));
-	vt_slices_free(&s);
+		ret = vtrace_dmtrace_write(&s, argv[2], false, &st, msg,
+					   sizeof(msg));
+	vtrace_slices_free(&s);
 	if (ret) {
 		fprintf(stderr, "dmtrace_write: %s\n", msg);
 		return 1;

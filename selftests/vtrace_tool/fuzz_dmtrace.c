@@ -21,11 +21,11 @@ static void use(const struct vt_dmtrace *t)
 	struct vt_profile p;
 	struct vt_slices s;
 
-	if (vt_slices_init(&s) || vt_dmtrace_slices(t, &s))
+	if (vtrace_slices_init(&s) || vtrace_dmtrace_slices(t, &s))
 		abort();
-	if (!vt_profile_build(&p, &s, -1))
-		vt_profile_free(&p);
-	vt_slices_free(&s);
+	if (!vtrace_profile_build(&p, &s, -1))
+		vtrace_profile_free(&p);
+	vtrace_slices_free(&s);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -35,17 +35,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char msg[256];
 	const uint8_t *split;
 
-	if (!vt_dmtrace_parse_combined(&t, data, size, msg, sizeof(msg)))
+	if (!vtrace_dmtrace_parse_combined(&t, data, size, msg, sizeof(msg)))
 		use(&t);
-	vt_dmtrace_free(&t);
+	vtrace_dmtrace_free(&t);
 	split = memmem(data, size, end, sizeof(end) - 1);
 	if (split) {
 		split += sizeof(end) - 1;
-		if (!vt_dmtrace_parse(&t, (const char *)data, split - data,
-				      split, data + size - split, msg,
-				      sizeof(msg)))
+		if (!vtrace_dmtrace_parse(&t, (const char *)data, split - data,
+					  split, data + size - split, msg,
+					  sizeof(msg)))
 			use(&t);
-		vt_dmtrace_free(&t);
+		vtrace_dmtrace_free(&t);
 	}
 	return 0;
 }

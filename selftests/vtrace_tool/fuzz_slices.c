@@ -33,21 +33,21 @@ static void write_and_read_back(const struct vt_slices *s)
 	f = open_memstream(&buf, &len);
 	if (!f)
 		abort();
-	if (vt_dmtrace_write_stream(s, f, f, &st, msg, sizeof(msg))) {
+	if (vtrace_dmtrace_write_stream(s, f, f, &st, msg, sizeof(msg))) {
 		fclose(f);
 		free(buf);
 		return;
 	}
 	fclose(f);
 	/* What we write, we read: anything else is a finding. */
-	if (vt_dmtrace_parse_combined(&t, (unsigned char *)buf, len, msg,
-				      sizeof(msg)) ||
-	    vt_slices_init(&back) || vt_dmtrace_slices(&t, &back))
+	if (vtrace_dmtrace_parse_combined(&t, (unsigned char *)buf, len, msg,
+					  sizeof(msg)) ||
+	    vtrace_slices_init(&back) || vtrace_dmtrace_slices(&t, &back))
 		abort();
 	if (back.nr_slices + st.crossing != s->nr_slices)
 		abort();
-	vt_slices_free(&back);
-	vt_dmtrace_free(&t);
+	vtrace_slices_free(&back);
+	vtrace_dmtrace_free(&t);
 	free(buf);
 }
 
@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *null;
 	int tid, ret;
 
-	if (vt_slices_init(&s))
+	if (vtrace_slices_init(&s))
 		abort();
 	for (; p < end; p = nl + 1) {
 		nl = memchr(p, '\n', end - p);
@@ -71,29 +71,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ts += 1000 * (1 + (p[0] & 0xf));
 		tid = 100 + ((p[0] >> 4) & 3);
 		if (!(p[0] & 0x80))
-			ret = vt_slices_marker(&s, ts, tid, p + 1, nl - p - 1);
+			ret = vtrace_slices_marker(&s, ts, tid, p + 1,
+						   nl - p - 1);
 		else if (p[0] & 0x20)
-			ret = vt_slices_end(&s, ts, tid,
-					    strndupa(p + 1, nl - p - 1), true);
+			ret = vtrace_slices_end(
+				&s, ts, tid, strndupa(p + 1, nl - p - 1), true);
 		else
-			ret = vt_slices_begin(&s, ts, 0, tid, p + 1, nl - p - 1,
-					      true);
+			ret = vtrace_slices_begin(&s, ts, 0, tid, p + 1,
+						  nl - p - 1, true);
 		if (ret)
 			abort();
-		if (p[0] & 0x40 && vt_slices_sched_switch(&s, ts, 100, 101))
+		if (p[0] & 0x40 && vtrace_slices_sched_switch(&s, ts, 100, 101))
 			abort();
 	}
-	if (vt_slices_finish(&s))
+	if (vtrace_slices_finish(&s))
 		abort();
-	if (!vt_profile_build(&prof, &s, -1)) {
+	if (!vtrace_profile_build(&prof, &s, -1)) {
 		null = fopen("/dev/null", "w");
 		if (!null)
 			abort();
-		vt_profile_write_dot(&prof, null, 0);
+		vtrace_profile_write_dot(&prof, null, 0);
 		fclose(null);
-		vt_profile_free(&prof);
+		vtrace_profile_free(&prof);
 	}
 	write_and_read_back(&s);
-	vt_slices_free(&s);
+	vtrace_slices_free(&s);
 	return 0;
 }

@@ -615,9 +615,8 @@ TEST_F(tc, binary_form_is_told_apart_and_read)
 {
 	const char *want;
 
-	EXPECT_TRUE(
-		vtrace_proto_is_binary(binary_config, sizeof(binary_config)));
-	EXPECT_FALSE(vtrace_proto_is_binary(full_config, strlen(full_config)));
+	EXPECT_TRUE(vt_proto_is_binary(binary_config, sizeof(binary_config)));
+	EXPECT_FALSE(vt_proto_is_binary(full_config, strlen(full_config)));
 	ASSERT_EQ(0, parse_as(self, binary_config, sizeof(binary_config),
 			      VTRACE_CONFIG_AUTO, false))
 	TH_LOG("%s", diags(self));

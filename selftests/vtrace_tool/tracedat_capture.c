@@ -8,7 +8,7 @@
  * Reads every CPU's per_cpu/cpuN/trace_pipe_raw with plain non-blocking
  * read() until it is empty (the real readers are vtrace record's; this
  * only needs pages in the kernel's layout), adds each page with
- * vt_tracedat_add_page() and finishes the file. -e limits the stored
+ * vtrace_tracedat_add_page() and finishes the file. -e limits the stored
  * formats to those events. -k raises SIGKILL instead of finishing, to
  * test a killed recording. On a write error (disk full) it stops adding
  * and still finishes, like vtrace record.
@@ -55,7 +55,7 @@ static int drain_cpu(struct vt_tracedat *td, struct tracefs_instance *inst,
 			ret = n < 0 && errno != EAGAIN ? -errno : 0;
 			break;
 		}
-		ret = vt_tracedat_add_page(td, cpu, page, n);
+		ret = vtrace_tracedat_add_page(td, cpu, page, n);
 		if (ret)
 			break;
 		(*pages)++;
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 	opts.page_size = getpagesize();
 	opts.events = nevents ? events : NULL;
 	page = malloc(opts.page_size);
-	ret = page ? vt_tracedat_create(&td, out, &opts) : -ENOMEM;
+	ret = page ? vtrace_tracedat_create(&td, out, &opts) : -ENOMEM;
 	if (ret) {
 		fprintf(stderr, "creating %s: %s\n", out, strerror(-ret));
 		return 2;
@@ -126,8 +126,8 @@ int main(int argc, char **argv)
 		printf("cpu%d pages %d\n", cpu, pages);
 		if (ret) {
 			fprintf(stderr, "cpu%d: %s\n", cpu,
-				*vt_tracedat_strerror(td) ?
-					vt_tracedat_strerror(td) :
+				*vtrace_tracedat_strerror(td) ?
+					vtrace_tracedat_strerror(td) :
 					strerror(-ret));
 			status = 1;
 			break;
@@ -137,13 +137,13 @@ int main(int argc, char **argv)
 	if (kill_self)
 		raise(SIGKILL);
 
-	ret = vt_tracedat_finish(td);
+	ret = vtrace_tracedat_finish(td);
 	if (ret) {
 		fprintf(stderr, "finishing %s: %s\n", out,
-			vt_tracedat_strerror(td));
+			vtrace_tracedat_strerror(td));
 		status = 2;
 	}
-	vt_tracedat_close(td);
+	vtrace_tracedat_close(td);
 	tracefs_instance_free(inst);
 	free(page);
 	return status;

@@ -86,7 +86,7 @@ rm -f "$work/count.pftrace"
 for ((i = 0; i < rounds; i++)); do
 	measure tc_report trace-cmd report -i "$input"
 	measure vt_report "$vtrace" report "$input"
-	measure vt_convert "$vtrace" convert --quiet "$input" "$work/out.pftrace"
+	measure vtrace_convert "$vtrace" convert --quiet "$input" "$work/out.pftrace"
 done
 out_bytes=$(stat -c %s "$work/out.pftrace")
 
@@ -104,7 +104,7 @@ echo
 echo "| tool                      |  wall s |   CPU s | events/s (wall) | vs trace-cmd report (wall) | events/CPU s | vs trace-cmd report (CPU) | anon RSS MB |"
 echo "|---------------------------|---------|---------|-----------------|----------------------------|--------------|---------------------------|-------------|"
 for t in "tc_report:trace-cmd report (text)" "vt_report:vtrace report (text)" \
-	 "vt_convert:vtrace convert (Perfetto)"; do
+	 "vtrace_convert:vtrace convert (Perfetto)"; do
 	name=${t%%:*}
 	wall=$(median "$name" 1)
 	cpu=$(median "$name" 2)

@@ -10,7 +10,9 @@
 #    use;
 #  - tracefs is written from tools/lib/vtrace/tracefs/ only;
 #  - a public header (include/vtrace/) includes no private one, and the
-#    CLI includes none.
+#    CLI includes none;
+#  - the prefix rule: functions a public header declares are vtrace_*,
+#    those a private header declares vt_* (or static).
 
 import os
 import re
@@ -200,6 +202,19 @@ for f in sorted(files):
 result(not leaks,
        f'public headers and the CLI include no private header: '
        f'{len(leaks)} do', leaks)
+
+decl_re = re.compile(r'^(?:[a-z][\w \*]*?[ \*])?((?:vt|vtrace)_\w+)\s*\(', re.M)
+misnamed = []
+for f in sorted(files):
+    if not f.startswith(lib + '/') or not f.endswith('.h'):
+        continue
+    public = f.startswith(lib + '/include/')
+    for name in decl_re.findall(strip_comments(texts[f])):
+        if public != name.startswith('vtrace_'):
+            misnamed.append(f'{f}: {name}() ({"public" if public else "private"})')
+result(not misnamed,
+       f'public functions vtrace_*, private ones vt_*: {len(misnamed)} not',
+       misnamed)
 
 print('TAP version 13')
 print(f'1..{len(results)}')

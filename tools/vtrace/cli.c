@@ -251,14 +251,14 @@ int cli_check_input(const char *cmd, const char *path)
 	int fd, ret;
 
 	/* The base name of a split method trace is no file itself. */
-	if (vt_dmtrace_probe(path))
+	if (vtrace_dmtrace_probe(path))
 		return VTRACE_EXIT_OK;
-	ret = vt_input_open(path, &fd);
+	ret = vtrace_input_open(path, &fd);
 	if (!ret) {
 		close(fd);
 		return VTRACE_EXIT_OK;
 	}
-	vtrace_err("%s: %s: %s", cmd, path, vt_input_strerror(ret));
+	vtrace_err("%s: %s: %s", cmd, path, vtrace_input_strerror(ret));
 	return VTRACE_EXIT_USAGE;
 }
 

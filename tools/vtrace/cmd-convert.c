@@ -97,7 +97,7 @@ int cmd_convert(int argc, char **argv)
 		return VTRACE_EXIT_USAGE;
 	if (split)
 		return cli_convert_dmtrace_split(format->name, in, out, quiet);
-	if (vt_convert(in, out, format, &res, msg, sizeof(msg))) {
+	if (vtrace_convert(in, out, format, &res, msg, sizeof(msg))) {
 		vtrace_err("convert: %s", msg);
 		return VTRACE_EXIT_FAIL;
 	}

@@ -90,7 +90,7 @@ static void print_edges(const struct vt_profile *p,
 	for (i = 0; i < n; i++) {
 		other = edges[i].name == VT_PROFILE_TOPLEVEL ?
 				NULL :
-				vt_profile_find(p, edges[i].name);
+				vtrace_profile_find(p, edges[i].name);
 		printf("       %s ", parents ? "parent" : " child");
 		pct(edges[i].inclusive, e->inclusive);
 		ns_ms(edges[i].inclusive);
@@ -100,7 +100,7 @@ static void print_edges(const struct vt_profile *p,
 						      0));
 		if (other)
 			printf("[%zu] ", rank_of(p, edges[i].name));
-		printf("%s\n", vt_profile_name(p, edges[i].name));
+		printf("%s\n", vtrace_profile_name(p, edges[i].name));
 	}
 }
 
@@ -129,7 +129,7 @@ static void print_text(const struct vt_profile *p)
 		printf(" %8llu+%-6llu %s\n",
 		       (unsigned long long)(e->calls - e->recursive),
 		       (unsigned long long)e->recursive,
-		       vt_profile_name(p, e->name));
+		       vtrace_profile_name(p, e->name));
 		print_edges(p, e, true);
 		print_edges(p, e, false);
 	}
@@ -145,7 +145,7 @@ static void json_edges(struct vtrace_json *j, const struct vt_profile *p,
 	for (i = 0; i < n; i++) {
 		vtrace_json_object_begin(j, NULL);
 		vtrace_json_string(j, "name",
-				   vt_profile_name(p, edges[i].name));
+				   vtrace_profile_name(p, edges[i].name));
 		vtrace_json_uint(j, "inclusive", edges[i].inclusive);
 		vtrace_json_uint(j, "calls", edges[i].calls);
 		vtrace_json_object_end(j);
@@ -166,7 +166,7 @@ static int print_json(const struct vt_profile *p)
 	for (i = 0; i < p->nr_entries; i++) {
 		e = &p->entries[i];
 		vtrace_json_object_begin(&j, NULL);
-		vtrace_json_string(&j, "name", vt_profile_name(p, e->name));
+		vtrace_json_string(&j, "name", vtrace_profile_name(p, e->name));
 		vtrace_json_uint(&j, "inclusive", e->inclusive);
 		vtrace_json_uint(&j, "exclusive", e->exclusive);
 		vtrace_json_uint(&j, "calls", e->calls);
@@ -180,10 +180,10 @@ static int print_json(const struct vt_profile *p)
 	return cli_finish_json(&j);
 }
 
-/* Why vt_output_file_create() or _commit() failed for @path. */
+/* Why vtrace_output_file_create() or _commit() failed for @path. */
 static void output_error(const char *path, int err)
 {
-	vtrace_err("profile: %s: %s", path, vt_output_file_strerror(err));
+	vtrace_err("profile: %s: %s", path, vtrace_output_file_strerror(err));
 }
 
 /* Like a trace, written whole or not at all (see output-file.h). */
@@ -194,7 +194,7 @@ static int write_dot(const struct vt_profile *p, const char *path,
 	FILE *f = NULL;
 	int ret, fd;
 
-	ret = vt_output_file_create(&out, path);
+	ret = vtrace_output_file_create(&out, path);
 	if (ret) {
 		output_error(path, ret);
 		return ret;
@@ -206,19 +206,19 @@ static int write_dot(const struct vt_profile *p, const char *path,
 		ret = -errno;
 		if (fd >= 0)
 			close(fd);
-		vt_output_file_discard(&out);
+		vtrace_output_file_discard(&out);
 		output_error(path, ret);
 		return ret;
 	}
-	ret = vt_profile_write_dot(p, f, threshold);
+	ret = vtrace_profile_write_dot(p, f, threshold);
 	if (fclose(f) && !ret)
 		ret = -errno;
 	if (ret) {
-		vt_output_file_discard(&out);
+		vtrace_output_file_discard(&out);
 		output_error(path, ret);
 		return ret;
 	}
-	ret = vt_output_file_commit(&out, false);
+	ret = vtrace_output_file_commit(&out, false);
 	if (ret)
 		output_error(path, ret);
 	return ret;
@@ -250,7 +250,7 @@ static int render_png(const char *dot_path, const char *png)
 	int status, ret;
 	pid_t pid;
 
-	ret = vt_output_file_create(&out, png);
+	ret = vtrace_output_file_create(&out, png);
 	if (ret) {
 		output_error(png, ret);
 		return ret;
@@ -259,7 +259,7 @@ static int render_png(const char *dot_path, const char *png)
 	if (pid < 0) {
 		ret = -errno;
 		vtrace_err("profile: fork: %s", strerror(-ret));
-		vt_output_file_discard(&out);
+		vtrace_output_file_discard(&out);
 		return ret;
 	}
 	if (!pid) {
@@ -270,10 +270,10 @@ static int render_png(const char *dot_path, const char *png)
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
 		vtrace_err("profile: dot -Tpng -o %s %s failed", png, dot_path);
-		vt_output_file_discard(&out);
+		vtrace_output_file_discard(&out);
 		return -EIO;
 	}
-	ret = vt_output_file_commit(&out, false);
+	ret = vtrace_output_file_commit(&out, false);
 	if (ret)
 		output_error(png, ret);
 	return ret;
@@ -376,14 +376,14 @@ int cmd_profile(int argc, char **argv)
 	if (cli_check_input("profile", file))
 		return VTRACE_EXIT_USAGE;
 	if (cli_load_slices("profile", file, &s)) {
-		vt_slices_free(&s);
+		vtrace_slices_free(&s);
 		return VTRACE_EXIT_FAIL;
 	}
 	cli_report_slice_faults("profile", file, &s);
 	ret = VTRACE_EXIT_FAIL;
-	if (o.tid >= 0 && !vt_slices_find_thread(&s, o.tid)) {
+	if (o.tid >= 0 && !vtrace_slices_find_thread(&s, o.tid)) {
 		vtrace_err("profile: %s: thread %d has no slices", file, o.tid);
-	} else if (vt_profile_build(&p, &s, o.tid)) {
+	} else if (vtrace_profile_build(&p, &s, o.tid)) {
 		vtrace_err("profile: %s", strerror(ENOMEM));
 	} else if (!graphs(&p, &o)) {
 		if (o.json) {
@@ -393,7 +393,7 @@ int cmd_profile(int argc, char **argv)
 			ret = cli_finish_stdout();
 		}
 	}
-	vt_profile_free(&p);
-	vt_slices_free(&s);
+	vtrace_profile_free(&p);
+	vtrace_slices_free(&s);
 	return ret;
 }

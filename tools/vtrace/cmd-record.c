@@ -980,7 +980,7 @@ static int start(struct record *r)
  */
 static int check_output(const char *path)
 {
-	int ret = vt_output_file_check(path);
+	int ret = vtrace_output_file_check(path);
 
 	if (ret == -EISDIR || ret == -EINVAL)
 		vtrace_err(

@@ -57,7 +57,7 @@ int cmd_recover(int argc, char **argv)
 	}
 	if (cli_check_input("recover", argv[optind]))
 		return VTRACE_EXIT_USAGE;
-	if (vt_tracedat_recover(argv[optind], out, &r, msg, sizeof(msg))) {
+	if (vtrace_tracedat_recover(argv[optind], out, &r, msg, sizeof(msg))) {
 		vtrace_err("%s", msg);
 		return VTRACE_EXIT_FAIL;
 	}

@@ -312,7 +312,8 @@ static int show_iterated(struct tracecmd_input *handle,
 	if (!event_selected(r, event))
 		return 0;
 	/* Non-zero ends tracecmd_iterate_events(), which returns it. */
-	if (event && !vt_tracedat_record_ok(event, record, msg, sizeof(msg))) {
+	if (event &&
+	    !vtrace_tracedat_record_ok(event, record, msg, sizeof(msg))) {
 		vtrace_err("report: %s: %s", r->file, msg);
 		return -EINVAL;
 	}
@@ -363,16 +364,16 @@ static int show_records(struct report *r, struct tracecmd_input *handle,
 
 	if (tep_find_event_by_name(r->tep, "ftrace", "funcgraph_entry"))
 		return show_records_in_order(r, handle, cpu);
-	ret = vt_tracedat_stream_start(handle, cpu, r->event_ids,
-				       r->nr_event_ids, &stream);
+	ret = vtrace_tracedat_stream_start(handle, cpu, r->event_ids,
+					   r->nr_event_ids, &stream);
 	if (ret)
 		return ret;
-	while ((record = vt_tracedat_stream_next(stream, &event)))
+	while ((record = vtrace_tracedat_stream_next(stream, &event)))
 		show_record(r, event, record);
-	ret = vt_tracedat_stream_error(stream, msg, sizeof(msg));
+	ret = vtrace_tracedat_stream_error(stream, msg, sizeof(msg));
 	if (ret == -EINVAL)
 		vtrace_err("report: %s: %s", r->file, msg);
-	vt_tracedat_stream_free(stream);
+	vtrace_tracedat_stream_free(stream);
 	return ret;
 }
 
@@ -455,10 +456,10 @@ int cmd_report(int argc, char **argv)
 	r.file = argv[optind];
 	if (cli_check_input("report", r.file))
 		return VTRACE_EXIT_USAGE;
-	if (vt_dmtrace_probe(r.file))
+	if (vtrace_dmtrace_probe(r.file))
 		return report_dmtrace(r.file, r.json, events || cpu >= 0);
 
-	if (vt_tracedat_open(r.file, &handle, msg, sizeof(msg))) {
+	if (vtrace_tracedat_open(r.file, &handle, msg, sizeof(msg))) {
 		vtrace_err("report: %s", msg);
 		return VTRACE_EXIT_FAIL;
 	}

@@ -104,7 +104,7 @@ static void print_text(const struct vt_slices *s)
 	for (i = 0; i < s->nr_slices; i++) {
 		const struct vt_slice *sl = &s->slices[i];
 
-		t = vt_slices_find_thread(s, sl->tid);
+		t = vtrace_slices_find_thread(s, sl->tid);
 		printf("%16.16s-%-7d ", t && t->name ? t->name : "<...>",
 		       sl->tid);
 		ts(sl->ts);
@@ -170,7 +170,7 @@ int cmd_slices(int argc, char **argv)
 	if (cli_check_input("slices", argv[optind]))
 		return VTRACE_EXIT_USAGE;
 	if (cli_load_slices("slices", argv[optind], &s)) {
-		vt_slices_free(&s);
+		vtrace_slices_free(&s);
 		return VTRACE_EXIT_FAIL;
 	}
 	cli_report_slice_faults("slices", argv[optind], &s);
@@ -180,6 +180,6 @@ int cmd_slices(int argc, char **argv)
 		print_text(&s);
 		ret = cli_finish_stdout();
 	}
-	vt_slices_free(&s);
+	vtrace_slices_free(&s);
 	return ret;
 }

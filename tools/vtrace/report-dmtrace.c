@@ -97,7 +97,7 @@ int report_dmtrace(const char *file, bool json, bool filtered)
 			file);
 		return VTRACE_EXIT_USAGE;
 	}
-	ret = vt_dmtrace_load(&t, file, msg, sizeof(msg));
+	ret = vtrace_dmtrace_load(&t, file, msg, sizeof(msg));
 	if (ret == -EINVAL) {
 		vtrace_err("report: %s: not a usable method trace: %s", file,
 			   msg);
@@ -109,6 +109,6 @@ int report_dmtrace(const char *file, bool json, bool filtered)
 		print_text(&t);
 		ret = cli_finish_stdout();
 	}
-	vt_dmtrace_free(&t);
+	vtrace_dmtrace_free(&t);
 	return ret < 0 ? VTRACE_EXIT_FAIL : ret;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The file behind vtrace slices/profile/convert: a method trace by its
- * content (see vt_dmtrace_probe()), a trace.dat otherwise.
+ * content (see vtrace_dmtrace_probe()), a trace.dat otherwise.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,10 +23,10 @@ static int load_dmtrace(const char *cmd, const char *file, struct vt_slices *s)
 	char msg[256] = "";
 	int ret;
 
-	ret = vt_dmtrace_load(&t, file, msg, sizeof(msg));
+	ret = vtrace_dmtrace_load(&t, file, msg, sizeof(msg));
 	if (!ret)
-		ret = vt_dmtrace_slices(&t, s);
-	vt_dmtrace_free(&t);
+		ret = vtrace_dmtrace_slices(&t, s);
+	vtrace_dmtrace_free(&t);
 	if (ret == -EINVAL)
 		vtrace_err("%s: %s: not a usable method trace: %s", cmd, file,
 			   msg);
@@ -41,7 +41,7 @@ static int load_dmtrace(const char *cmd, const char *file, struct vt_slices *s)
  * cli_load_slices - the slices of a trace.dat or a method trace
  * @cmd: the subcommand, for messages
  * @file: the file
- * @s: filled in (finished); free with vt_slices_free() whatever the result
+ * @s: filled in (finished); free with vtrace_slices_free() whatever the result
  *
  * Prints why on failure.
  *
@@ -51,17 +51,17 @@ int cli_load_slices(const char *cmd, const char *file, struct vt_slices *s)
 {
 	int ret;
 
-	ret = vt_slices_init(s);
+	ret = vtrace_slices_init(s);
 	if (ret) {
 		vtrace_err("%s: %s", cmd, strerror(-ret));
 		return ret;
 	}
-	if (vt_dmtrace_probe(file))
+	if (vtrace_dmtrace_probe(file))
 		return load_dmtrace(cmd, file, s);
 #ifdef VTRACE_HAVE_TRACECMD
 	char msg[256] = "";
 
-	ret = vt_slices_from_tracedat(s, file, msg, sizeof(msg));
+	ret = vtrace_slices_from_tracedat(s, file, msg, sizeof(msg));
 	if (ret)
 		vtrace_err("%s: %s", cmd, msg);
 #else
@@ -124,7 +124,7 @@ int cli_convert_dmtrace_split(const char *format, const char *in,
 			format);
 		return VTRACE_EXIT_USAGE;
 	}
-	if (vt_dmtrace_convert_split(in, out, &st, msg, sizeof(msg))) {
+	if (vtrace_dmtrace_convert_split(in, out, &st, msg, sizeof(msg))) {
 		vtrace_err("convert: %s", msg);
 		return VTRACE_EXIT_FAIL;
 	}

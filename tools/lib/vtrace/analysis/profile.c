@@ -72,8 +72,8 @@ static int cmp_edge(const void *a, const void *b)
 		return x->inclusive > y->inclusive ? -1 : 1;
 	if (x->name == y->name)
 		return 0;
-	return strcmp(vt_profile_name(sort_profile, x->name),
-		      vt_profile_name(sort_profile, y->name));
+	return strcmp(vtrace_profile_name(sort_profile, x->name),
+		      vtrace_profile_name(sort_profile, y->name));
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -82,8 +82,8 @@ static int cmp_entry(const void *a, const void *b)
 
 	if (x->inclusive != y->inclusive)
 		return x->inclusive > y->inclusive ? -1 : 1;
-	return strcmp(vt_profile_name(sort_profile, x->name),
-		      vt_profile_name(sort_profile, y->name));
+	return strcmp(vtrace_profile_name(sort_profile, x->name),
+		      vtrace_profile_name(sort_profile, y->name));
 }
 
 static int account(struct build *b, size_t i)
@@ -122,14 +122,15 @@ static int account(struct build *b, size_t i)
 }
 
 /**
- * vt_profile_build - profile slices
- * @p: filled in; free with vt_profile_free()
+ * vtrace_profile_build - profile slices
+ * @p: filled in; free with vtrace_profile_free()
  * @s: finished slices, which must outlive @p
  * @tid: only this thread's slices, or -1 for all
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_profile_build(struct vt_profile *p, const struct vt_slices *s, int tid)
+int vtrace_profile_build(struct vt_profile *p, const struct vt_slices *s,
+			 int tid)
 {
 	struct build b = { .s = s, .p = p };
 	size_t i;
@@ -171,10 +172,10 @@ int vt_profile_build(struct vt_profile *p, const struct vt_slices *s, int tid)
 }
 
 /**
- * vt_profile_free - free a profile
+ * vtrace_profile_free - free a profile
  * @p: the profile
  */
-void vt_profile_free(struct vt_profile *p)
+void vtrace_profile_free(struct vt_profile *p)
 {
 	size_t i;
 
@@ -187,27 +188,27 @@ void vt_profile_free(struct vt_profile *p)
 }
 
 /**
- * vt_profile_name - the text of a name index
+ * vtrace_profile_name - the text of a name index
  * @p: the profile
  * @name: a name index, or %VT_PROFILE_TOPLEVEL
  *
  * Return: the name; "(toplevel)" for %VT_PROFILE_TOPLEVEL.
  */
-const char *vt_profile_name(const struct vt_profile *p, uint32_t name)
+const char *vtrace_profile_name(const struct vt_profile *p, uint32_t name)
 {
 	return name == VT_PROFILE_TOPLEVEL ? "(toplevel)" :
 					     p->slices->names[name];
 }
 
 /**
- * vt_profile_find - the entry of a name
+ * vtrace_profile_find - the entry of a name
  * @p: the profile
  * @name: a name index
  *
  * Return: the entry, or NULL when the name has no slices in @p.
  */
-const struct vt_profile_entry *vt_profile_find(const struct vt_profile *p,
-					       uint32_t name)
+const struct vt_profile_entry *vtrace_profile_find(const struct vt_profile *p,
+						   uint32_t name)
 {
 	size_t i;
 
@@ -241,7 +242,7 @@ static bool over(uint64_t inclusive, uint64_t base, unsigned int threshold)
 }
 
 /**
- * vt_profile_write_dot - the call graph in Graphviz dot
+ * vtrace_profile_write_dot - the call graph in Graphviz dot
  * @p: the profile
  * @out: where to write it
  * @threshold: percent: an edge is drawn when the callee's inclusive time
@@ -254,8 +255,8 @@ static bool over(uint64_t inclusive, uint64_t base, unsigned int threshold)
  *
  * Return: 0, -ENOMEM, or -EIO when @out fails.
  */
-int vt_profile_write_dot(const struct vt_profile *p, FILE *out,
-			 unsigned int threshold)
+int vtrace_profile_write_dot(const struct vt_profile *p, FILE *out,
+			     unsigned int threshold)
 {
 	const struct vt_profile_entry *e, *ce;
 	const struct vt_profile_edge *edge;
@@ -274,7 +275,8 @@ int vt_profile_write_dot(const struct vt_profile *p, FILE *out,
 			edge = &e->parents[j];
 			base = edge->name == VT_PROFILE_TOPLEVEL ?
 				       p->total :
-				       vt_profile_find(p, edge->name)->inclusive;
+				       vtrace_profile_find(p, edge->name)
+					       ->inclusive;
 			if (over(edge->inclusive, base, threshold))
 				shown[e->name] = true;
 		}
@@ -286,7 +288,7 @@ int vt_profile_write_dot(const struct vt_profile *p, FILE *out,
 		if (!shown[e->name])
 			continue;
 		fprintf(out, "\tn%u [label=\"", e->name);
-		dot_escape(out, vt_profile_name(p, e->name));
+		dot_escape(out, vtrace_profile_name(p, e->name));
 		fputs("\\n(", out);
 		ms(out, e->inclusive);
 		fputs(" ms, ", out);
@@ -299,7 +301,7 @@ int vt_profile_write_dot(const struct vt_profile *p, FILE *out,
 			continue;
 		for (j = 0; j < e->nr_children; j++) {
 			edge = &e->children[j];
-			ce = vt_profile_find(p, edge->name);
+			ce = vtrace_profile_find(p, edge->name);
 			if (!shown[edge->name] || !ce ||
 			    !over(edge->inclusive, e->inclusive, threshold))
 				continue;

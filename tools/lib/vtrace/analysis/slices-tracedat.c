@@ -56,13 +56,13 @@ static struct tep_format_field *field(struct tep_event *e, const char *name)
 }
 
 /**
- * vt_slices_feed_new - start collecting a trace.dat's records
+ * vtrace_slices_feed_new - start collecting a trace.dat's records
  * @feed: set to the new feed
  * @tep: the file's event formats; must outlive the feed
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_slices_feed_new(struct vt_slices_feed **feed, struct tep_handle *tep)
+int vtrace_slices_feed_new(struct vt_slices_feed **feed, struct tep_handle *tep)
 {
 	struct tep_event *print, *fentry, *fexit, *sw;
 	struct vt_slices_feed *f = calloc(1, sizeof(*f));
@@ -87,10 +87,10 @@ int vt_slices_feed_new(struct vt_slices_feed **feed, struct tep_handle *tep)
 }
 
 /**
- * vt_slices_feed_free - free a feed
+ * vtrace_slices_feed_free - free a feed
  * @feed: the feed, or NULL
  */
-void vt_slices_feed_free(struct vt_slices_feed *feed)
+void vtrace_slices_feed_free(struct vt_slices_feed *feed)
 {
 	size_t i;
 
@@ -207,14 +207,14 @@ static int switch_record(struct vt_slices_feed *f, struct tep_record *rec)
 }
 
 /**
- * vt_slices_feed_record - offer one record
+ * vtrace_slices_feed_record - offer one record
  * @feed: the feed
  * @record: any record of the file; those that make slices are kept
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_slices_feed_record(struct vt_slices_feed *feed,
-			  struct tep_record *record)
+int vtrace_slices_feed_record(struct vt_slices_feed *feed,
+			      struct tep_record *record)
 {
 	int id, tid;
 
@@ -265,13 +265,13 @@ static int name_threads(struct vt_slices_feed *f, struct vt_slices *s)
 }
 
 /**
- * vt_slices_feed_finish - build the slices of the records offered
+ * vtrace_slices_feed_finish - build the slices of the records offered
  * @feed: the feed (free it after)
- * @s: an initialized, empty set (vt_slices_init()); finished on success
+ * @s: an initialized, empty set (vtrace_slices_init()); finished on success
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_slices_feed_finish(struct vt_slices_feed *feed, struct vt_slices *s)
+int vtrace_slices_feed_finish(struct vt_slices_feed *feed, struct vt_slices *s)
 {
 	struct item *it;
 	size_t i;
@@ -283,24 +283,26 @@ int vt_slices_feed_finish(struct vt_slices_feed *feed, struct vt_slices *s)
 		it = &feed->items[i];
 		switch (it->kind) {
 		case K_MARKER:
-			ret = vt_slices_marker(s, it->ts, it->tid, it->text,
-					       strlen(it->text));
+			ret = vtrace_slices_marker(s, it->ts, it->tid, it->text,
+						   strlen(it->text));
 			break;
 		case K_ENTRY:
-			ret = vt_slices_begin(s, it->ts, 0, it->tid, it->text,
-					      strlen(it->text), true);
+			ret = vtrace_slices_begin(s, it->ts, 0, it->tid,
+						  it->text, strlen(it->text),
+						  true);
 			break;
 		case K_EXIT:
-			ret = vt_slices_end(s, it->ts, it->tid, it->text, true);
+			ret = vtrace_slices_end(s, it->ts, it->tid, it->text,
+						true);
 			break;
 		case K_SWITCH:
-			ret = vt_slices_sched_switch(s, it->ts, it->tid,
-						     it->next_tid);
+			ret = vtrace_slices_sched_switch(s, it->ts, it->tid,
+							 it->next_tid);
 			break;
 		}
 	}
 	if (!ret)
-		ret = vt_slices_finish(s);
+		ret = vtrace_slices_finish(s);
 	if (!ret)
 		ret = name_threads(feed, s);
 	return ret;
@@ -320,16 +322,16 @@ static int feed_one(struct tracecmd_input *handle, struct tep_record *rec,
 	struct tep_event *event = tep_find_event_by_record(ff->feed->tep, rec);
 	char why[256];
 
-	if (event && !vt_tracedat_record_ok(event, rec, why, sizeof(why))) {
+	if (event && !vtrace_tracedat_record_ok(event, rec, why, sizeof(why))) {
 		snprintf(ff->msg, ff->msg_size, "%s: %s", ff->path, why);
 		return -EINVAL;
 	}
-	return vt_slices_feed_record(ff->feed, rec);
+	return vtrace_slices_feed_record(ff->feed, rec);
 }
 
 /**
- * vt_slices_from_tracedat - build the slices of a trace.dat
- * @s: an initialized, empty set (vt_slices_init()); finished on success
+ * vtrace_slices_from_tracedat - build the slices of a trace.dat
+ * @s: an initialized, empty set (vtrace_slices_init()); finished on success
  * @path: the trace.dat
  * @msg: set to why the file cannot be read (naming it), on failure
  * @msg_size: size of @msg
@@ -340,8 +342,8 @@ static int feed_one(struct tracecmd_input *handle, struct tep_record *rec,
  * Return: 0, -EINVAL for a file that is not a usable trace.dat (an
  * unfinished recording included), or another negative errno.
  */
-int vt_slices_from_tracedat(struct vt_slices *s, const char *path, char *msg,
-			    size_t msg_size)
+int vtrace_slices_from_tracedat(struct vt_slices *s, const char *path,
+				char *msg, size_t msg_size)
 {
 	struct vt_slices_feed *feed = NULL;
 	struct tracecmd_input *handle;
@@ -350,21 +352,21 @@ int vt_slices_from_tracedat(struct vt_slices *s, const char *path, char *msg,
 				.msg_size = msg_size };
 	int ret;
 
-	ret = vt_tracedat_open(path, &handle, msg, msg_size);
+	ret = vtrace_tracedat_open(path, &handle, msg, msg_size);
 	if (ret)
 		return ret == -ENODATA ? -EINVAL : ret;
-	ret = vt_slices_feed_new(&feed, tracecmd_get_tep(handle));
+	ret = vtrace_slices_feed_new(&feed, tracecmd_get_tep(handle));
 	ff.feed = feed;
 	if (!ret)
 		ret = tracecmd_iterate_events(handle, NULL, 0, feed_one, &ff);
 	if (ret == -EINVAL) /* feed_one() said why */
 		goto out;
 	if (!ret)
-		ret = vt_slices_feed_finish(feed, s);
+		ret = vtrace_slices_feed_finish(feed, s);
 	if (ret)
 		snprintf(msg, msg_size, "%s: %s", path, strerror(-ret));
 out:
-	vt_slices_feed_free(feed);
+	vtrace_slices_feed_free(feed);
 	tracecmd_close(handle);
 	return ret;
 }

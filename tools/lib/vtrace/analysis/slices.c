@@ -73,12 +73,12 @@ static int grow(void **array, size_t *alloc, size_t need, size_t size)
 }
 
 /**
- * vt_slices_init - start an empty set of slices
+ * vtrace_slices_init - start an empty set of slices
  * @s: the set
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_slices_init(struct vt_slices *s)
+int vtrace_slices_init(struct vt_slices *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->state = calloc(1, sizeof(*s->state));
@@ -107,10 +107,10 @@ static void state_free(struct vt_slices_state *st)
 }
 
 /**
- * vt_slices_free - free everything @s holds
+ * vtrace_slices_free - free everything @s holds
  * @s: the set (may be half built)
  */
-void vt_slices_free(struct vt_slices *s)
+void vtrace_slices_free(struct vt_slices *s)
 {
 	size_t i;
 
@@ -284,7 +284,7 @@ static int emit(struct vt_slices *s, struct tstate *t, const struct frame *f,
 }
 
 /**
- * vt_slices_begin - a slice begins on a thread
+ * vtrace_slices_begin - a slice begins on a thread
  * @s: the set
  * @ts: when, ns
  * @pid: the thread's process, or 0 when the source does not know it
@@ -295,8 +295,8 @@ static int emit(struct vt_slices *s, struct tstate *t, const struct frame *f,
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_slices_begin(struct vt_slices *s, uint64_t ts, int pid, int tid,
-		    const char *name, size_t name_len, bool kernel)
+int vtrace_slices_begin(struct vt_slices *s, uint64_t ts, int pid, int tid,
+			const char *name, size_t name_len, bool kernel)
 {
 	struct tstate *t = get_tstate(s, tid);
 	uint32_t id;
@@ -314,7 +314,7 @@ int vt_slices_begin(struct vt_slices *s, uint64_t ts, int pid, int tid,
 }
 
 /**
- * vt_slices_end - the innermost open slice of a thread ends
+ * vtrace_slices_end - the innermost open slice of a thread ends
  * @s: the set
  * @ts: when, ns
  * @tid: the thread
@@ -327,8 +327,8 @@ int vt_slices_begin(struct vt_slices *s, uint64_t ts, int pid, int tid,
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_slices_end(struct vt_slices *s, uint64_t ts, int tid, const char *name,
-		  bool kernel)
+int vtrace_slices_end(struct vt_slices *s, uint64_t ts, int tid,
+		      const char *name, bool kernel)
 {
 	struct tstate *t = get_tstate(s, tid);
 	struct stack *stk;
@@ -434,7 +434,7 @@ static int counter(struct vt_slices *s, uint64_t ts, const struct vt_marker *m)
 }
 
 /**
- * vt_slices_marker - feed one marker text (a print or bprint event)
+ * vtrace_slices_marker - feed one marker text (a print or bprint event)
  * @s: the set
  * @ts: the event's timestamp, ns
  * @tid: the thread that wrote it (the event's common_pid)
@@ -446,8 +446,8 @@ static int counter(struct vt_slices *s, uint64_t ts, const struct vt_marker *m)
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_slices_marker(struct vt_slices *s, uint64_t ts, int tid,
-		     const char *text, size_t len)
+int vtrace_slices_marker(struct vt_slices *s, uint64_t ts, int tid,
+			 const char *text, size_t len)
 {
 	struct vt_marker m;
 	int ret = vt_marker_parse(text, len, &m);
@@ -460,10 +460,10 @@ int vt_slices_marker(struct vt_slices *s, uint64_t ts, int tid,
 	}
 	switch (m.kind) {
 	case VT_MARKER_BEGIN:
-		return vt_slices_begin(s, ts, m.pid, tid, m.name, m.name_len,
-				       false);
+		return vtrace_slices_begin(s, ts, m.pid, tid, m.name,
+					   m.name_len, false);
 	case VT_MARKER_END:
-		return vt_slices_end(s, ts, tid, NULL, false);
+		return vtrace_slices_end(s, ts, tid, NULL, false);
 	case VT_MARKER_ASYNC_BEGIN:
 		return async_begin(s, ts, &m);
 	case VT_MARKER_ASYNC_END:
@@ -475,7 +475,7 @@ int vt_slices_marker(struct vt_slices *s, uint64_t ts, int tid,
 }
 
 /**
- * vt_slices_sched_switch - a CPU switched from @prev_tid to @next_tid
+ * vtrace_slices_sched_switch - a CPU switched from @prev_tid to @next_tid
  * @s: the set
  * @ts: when, ns
  * @prev_tid: the thread that stopped running (0: idle)
@@ -485,8 +485,8 @@ int vt_slices_marker(struct vt_slices *s, uint64_t ts, int tid,
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_slices_sched_switch(struct vt_slices *s, uint64_t ts, int prev_tid,
-			   int next_tid)
+int vtrace_slices_sched_switch(struct vt_slices *s, uint64_t ts, int prev_tid,
+			       int next_tid)
 {
 	struct tstate *t;
 
@@ -512,14 +512,14 @@ int vt_slices_sched_switch(struct vt_slices *s, uint64_t ts, int prev_tid,
 }
 
 /**
- * vt_slices_cpu_time - set a thread's CPU time for the next begin or end
+ * vtrace_slices_cpu_time - set a thread's CPU time for the next begin or end
  * @s: the set
  * @tid: the thread
  * @cpu_ns: its CPU time, ns (a method trace's thread clock)
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_slices_cpu_time(struct vt_slices *s, int tid, uint64_t cpu_ns)
+int vtrace_slices_cpu_time(struct vt_slices *s, int tid, uint64_t cpu_ns)
 {
 	struct tstate *t = get_tstate(s, tid);
 
@@ -532,7 +532,7 @@ int vt_slices_cpu_time(struct vt_slices *s, int tid, uint64_t cpu_ns)
 }
 
 /**
- * vt_slices_thread - name a thread
+ * vtrace_slices_thread - name a thread
  * @s: the set
  * @tid: the thread
  * @pid: its process, or 0 when unknown
@@ -540,7 +540,8 @@ int vt_slices_cpu_time(struct vt_slices *s, int tid, uint64_t cpu_ns)
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_slices_thread(struct vt_slices *s, int tid, int pid, const char *name)
+int vtrace_slices_thread(struct vt_slices *s, int tid, int pid,
+			 const char *name)
 {
 	struct tstate *t = get_tstate(s, tid);
 	char *copy = name ? strdup(name) : NULL;
@@ -634,7 +635,7 @@ static int collect_threads(struct vt_slices *s)
 }
 
 /**
- * vt_slices_finish - end of the trace: sort, link parents, count what
+ * vtrace_slices_finish - end of the trace: sort, link parents, count what
  *	is still open
  * @s: the set; no more events may be fed
  *
@@ -643,7 +644,7 @@ static int collect_threads(struct vt_slices *s)
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_slices_finish(struct vt_slices *s)
+int vtrace_slices_finish(struct vt_slices *s)
 {
 	struct tstate *t;
 	size_t i;
@@ -670,14 +671,14 @@ int vt_slices_finish(struct vt_slices *s)
 }
 
 /**
- * vt_slices_find_thread - the thread @tid of a finished set
+ * vtrace_slices_find_thread - the thread @tid of a finished set
  * @s: the set
  * @tid: the thread id
  *
  * Return: the thread, or NULL when it has no slices.
  */
-const struct vt_thread *vt_slices_find_thread(const struct vt_slices *s,
-					      int tid)
+const struct vt_thread *vtrace_slices_find_thread(const struct vt_slices *s,
+						  int tid)
 {
 	struct vt_thread key = { .tid = tid };
 

@@ -11,7 +11,7 @@
 #include <vtrace/file-io.h>
 
 /**
- * vt_pwrite_all - write all of @buf at @off
+ * vtrace_pwrite_all - write all of @buf at @off
  * @fd: file
  * @buf: data
  * @len: its length
@@ -19,7 +19,7 @@
  *
  * Return: 0 or a negative errno (-EIO for a write that makes no progress).
  */
-int vt_pwrite_all(int fd, const void *buf, size_t len, off_t off)
+int vtrace_pwrite_all(int fd, const void *buf, size_t len, off_t off)
 {
 	const char *p = buf;
 	ssize_t n;
@@ -40,7 +40,7 @@ int vt_pwrite_all(int fd, const void *buf, size_t len, off_t off)
 }
 
 /**
- * vt_pread_all - read exactly @len bytes at @off
+ * vtrace_pread_all - read exactly @len bytes at @off
  * @fd: file
  * @buf: where to put them
  * @len: how many
@@ -48,7 +48,7 @@ int vt_pwrite_all(int fd, const void *buf, size_t len, off_t off)
  *
  * Return: 0 or a negative errno (-ENODATA when the file ends first).
  */
-int vt_pread_all(int fd, void *buf, size_t len, off_t off)
+int vtrace_pread_all(int fd, void *buf, size_t len, off_t off)
 {
 	char *p = buf;
 	ssize_t n;
@@ -69,7 +69,7 @@ int vt_pread_all(int fd, void *buf, size_t len, off_t off)
 }
 
 /**
- * vt_read_all - read exactly @len bytes
+ * vtrace_read_all - read exactly @len bytes
  * @fd: a pipe (or file) that holds them
  * @buf: where to put them
  * @len: how many
@@ -77,7 +77,7 @@ int vt_pread_all(int fd, void *buf, size_t len, off_t off)
  * Return: 0 or a negative errno (-ENODATA when it ends first, -EAGAIN
  * when a non-blocking pipe holds fewer).
  */
-int vt_read_all(int fd, void *buf, size_t len)
+int vtrace_read_all(int fd, void *buf, size_t len)
 {
 	char *p = buf;
 	ssize_t n;
@@ -97,7 +97,7 @@ int vt_read_all(int fd, void *buf, size_t len)
 }
 
 /**
- * vt_input_open - open a file the library is given to read
+ * vtrace_input_open - open a file the library is given to read
  * @path: its name; a symbolic link to a regular file is followed
  * @fd: set to a descriptor for blocking reads (close-on-exec)
  *
@@ -108,7 +108,7 @@ int vt_read_all(int fd, void *buf, size_t len)
  * Return: 0, -EISDIR for a directory, -%VT_ENOTREG for another file that
  * is not a regular file, or the -errno of open or fstat.
  */
-int vt_input_open(const char *path, int *fd)
+int vtrace_input_open(const char *path, int *fd)
 {
 	struct stat st;
 	int ret = 0;
@@ -132,12 +132,12 @@ int vt_input_open(const char *path, int *fd)
 }
 
 /**
- * vt_input_strerror - an error of vt_input_open(), for messages
+ * vtrace_input_strerror - an error of vtrace_input_open(), for messages
  * @err: the negative errno
  *
  * Return: "not a regular file" for -%VT_ENOTREG, else strerror()'s text.
  */
-const char *vt_input_strerror(int err)
+const char *vtrace_input_strerror(int err)
 {
 	return err == -VT_ENOTREG ? "not a regular file" : strerror(-err);
 }

@@ -13,7 +13,7 @@
 
 #include <vtrace/output-file.h>
 
-int vt_output_file_check(const char *path)
+int vtrace_output_file_check(const char *path)
 {
 	struct stat st;
 
@@ -24,12 +24,12 @@ int vt_output_file_check(const char *path)
 	return S_ISREG(st.st_mode) ? 0 : -EINVAL;
 }
 
-const char *vt_output_file_strerror(int err)
+const char *vtrace_output_file_strerror(int err)
 {
 	return err == -EINVAL ? "not a regular file" : strerror(-err);
 }
 
-int vt_output_file_create(struct vt_output_file *out, const char *path)
+int vtrace_output_file_create(struct vt_output_file *out, const char *path)
 {
 	const char *base = strrchr(path, '/');
 	char *copy;
@@ -38,7 +38,7 @@ int vt_output_file_create(struct vt_output_file *out, const char *path)
 	out->path = path;
 	out->fd = -1;
 	out->tmp = NULL;
-	ret = vt_output_file_check(path);
+	ret = vtrace_output_file_check(path);
 	if (ret)
 		return ret;
 	copy = strdup(path);
@@ -61,7 +61,7 @@ int vt_output_file_create(struct vt_output_file *out, const char *path)
 	return 0;
 }
 
-int vt_output_file_commit(struct vt_output_file *out, bool durable)
+int vtrace_output_file_commit(struct vt_output_file *out, bool durable)
 {
 	int ret = 0;
 
@@ -74,7 +74,7 @@ int vt_output_file_commit(struct vt_output_file *out, bool durable)
 	out->fd = -1;
 	/* Something else may have been put there meanwhile. */
 	if (!ret)
-		ret = vt_output_file_check(out->path);
+		ret = vtrace_output_file_check(out->path);
 	if (!ret && rename(out->tmp, out->path))
 		ret = -errno;
 	if (ret && durable)
@@ -86,7 +86,7 @@ int vt_output_file_commit(struct vt_output_file *out, bool durable)
 	return ret;
 }
 
-void vt_output_file_keep(struct vt_output_file *out)
+void vtrace_output_file_keep(struct vt_output_file *out)
 {
 	if (out->fd >= 0)
 		close(out->fd);
@@ -95,7 +95,7 @@ void vt_output_file_keep(struct vt_output_file *out)
 	out->fd = -1;
 }
 
-void vt_output_file_discard(struct vt_output_file *out)
+void vtrace_output_file_discard(struct vt_output_file *out)
 {
 	if (out->fd >= 0)
 		close(out->fd);

@@ -12,14 +12,14 @@
 #include "base/test-phase.h"
 
 /**
- * vtrace_test_phase - stop here when $VTRACE_STOP_AT names @phase
+ * vt_test_phase - stop here when $VTRACE_STOP_AT names @phase
  * @phase: the point reached ("setup", "streaming", "drain", "layout",
  *	"layout-step", "layout-moved", "layout-header")
  *
  * Stops the whole process once, the first time @phase is reached: the
  * test waits for the stop (ps state T), then kills it.
  */
-void vtrace_test_phase(const char *phase)
+void vt_test_phase(const char *phase)
 {
 	static atomic_bool stopped;
 	const char *want = getenv(VTRACE_STOP_AT_ENV);

@@ -15,9 +15,9 @@
 #define VTRACE_STOP_AT_ENV "VTRACE_STOP_AT"
 
 #ifdef VTRACE_TEST_PHASES
-void vtrace_test_phase(const char *phase);
+void vt_test_phase(const char *phase);
 #else
-static inline void vtrace_test_phase(const char *phase)
+static inline void vt_test_phase(const char *phase)
 {
 }
 #endif

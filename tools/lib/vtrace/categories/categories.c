@@ -583,7 +583,7 @@ int vtrace_catmap_load(struct vtrace_catmap *map, const char *path,
 	ssize_t n;
 	int fd, ret;
 
-	ret = vt_input_open(path, &fd);
+	ret = vtrace_input_open(path, &fd);
 	if (ret)
 		goto io_error;
 	if (fstat(fd, &st)) {
@@ -636,7 +636,7 @@ io_error:
 	if (fd >= 0)
 		close(fd);
 	if (vtrace_diag_add(diags, path, 0, 0, VTRACE_ERROR, "cannot read: %s",
-			    vt_input_strerror(ret)))
+			    vtrace_input_strerror(ret)))
 		return -ENOMEM;
 	return ret;
 }

@@ -790,7 +790,7 @@ static int skip_body(struct parser *p, char close, unsigned int depth,
 }
 
 /**
- * vtrace_pbtxt_parse - read a message in protobuf text format
+ * vt_pbtxt_parse - read a message in protobuf text format
  * @type: schema of the top-level message
  * @file: file name for diagnostics
  * @buf: the text, not necessarily NUL-terminated
@@ -805,9 +805,9 @@ static int skip_body(struct parser *p, char close, unsigned int depth,
  *
  * Return: 0, -EINVAL after an error in the text, or -ENOMEM.
  */
-int vtrace_pbtxt_parse(const struct vtrace_pb_message *type, const char *file,
-		       const char *buf, size_t len, struct vtrace_pb_msg **out,
-		       struct vtrace_diags *diags)
+int vt_pbtxt_parse(const struct vtrace_pb_message *type, const char *file,
+		   const char *buf, size_t len, struct vtrace_pb_msg **out,
+		   struct vtrace_diags *diags)
 {
 	struct parser p = {
 		.file = file,

@@ -11,8 +11,8 @@
 #include <vtrace/diag.h>
 #include <vtrace/proto-msg.h>
 
-int vtrace_pbtxt_parse(const struct vtrace_pb_message *type, const char *file,
-		       const char *buf, size_t len, struct vtrace_pb_msg **out,
-		       struct vtrace_diags *diags);
+int vt_pbtxt_parse(const struct vtrace_pb_message *type, const char *file,
+		   const char *buf, size_t len, struct vtrace_pb_msg **out,
+		   struct vtrace_diags *diags);
 
 #endif /* _VTRACE_PBTXT_H */

@@ -49,7 +49,7 @@ static int error_at(struct decoder *d, size_t offset, const char *fmt, ...)
 }
 
 /**
- * vtrace_proto_is_binary - whether a config file is in binary form
+ * vt_proto_is_binary - whether a config file is in binary form
  * @buf: file contents
  * @len: their length
  *
@@ -59,7 +59,7 @@ static int error_at(struct decoder *d, size_t offset, const char *fmt, ...)
  * Return: true when @buf contains a NUL or a control character other than
  * tab, newline, vertical tab, form feed and carriage return.
  */
-bool vtrace_proto_is_binary(const char *buf, size_t len)
+bool vt_proto_is_binary(const char *buf, size_t len)
 {
 	size_t i;
 
@@ -259,7 +259,7 @@ static int decode_message(struct decoder *d, struct vtrace_pb_msg *msg,
 }
 
 /**
- * vtrace_proto_decode - read a message in binary form
+ * vt_proto_decode - read a message in binary form
  * @type: schema of the top-level message
  * @file: file name for diagnostics
  * @buf: the encoded message
@@ -272,9 +272,9 @@ static int decode_message(struct decoder *d, struct vtrace_pb_msg *msg,
  *
  * Return: 0, -EINVAL after an error in the input, or -ENOMEM.
  */
-int vtrace_proto_decode(const struct vtrace_pb_message *type, const char *file,
-			const char *buf, size_t len, struct vtrace_pb_msg **out,
-			struct vtrace_diags *diags)
+int vt_proto_decode(const struct vtrace_pb_message *type, const char *file,
+		    const char *buf, size_t len, struct vtrace_pb_msg **out,
+		    struct vtrace_diags *diags)
 {
 	struct decoder d = {
 		.file = file,

@@ -11,9 +11,9 @@
 #include <vtrace/diag.h>
 #include <vtrace/proto-msg.h>
 
-bool vtrace_proto_is_binary(const char *buf, size_t len);
-int vtrace_proto_decode(const struct vtrace_pb_message *type, const char *file,
-			const char *buf, size_t len, struct vtrace_pb_msg **out,
-			struct vtrace_diags *diags);
+bool vt_proto_is_binary(const char *buf, size_t len);
+int vt_proto_decode(const struct vtrace_pb_message *type, const char *file,
+		    const char *buf, size_t len, struct vtrace_pb_msg **out,
+		    struct vtrace_diags *diags);
 
 #endif /* _VTRACE_PROTO_DECODE_H */

@@ -614,12 +614,12 @@ int vtrace_trace_config_parse(struct vtrace_trace_config *tc, const char *file,
 	if (!tc->file)
 		return -ENOMEM;
 	if (format == VTRACE_CONFIG_BINARY ||
-	    (format == VTRACE_CONFIG_AUTO && vtrace_proto_is_binary(buf, len)))
-		ret = vtrace_proto_decode(&vtrace_trace_config_schema, file,
-					  buf, len, &root, diags);
+	    (format == VTRACE_CONFIG_AUTO && vt_proto_is_binary(buf, len)))
+		ret = vt_proto_decode(&vtrace_trace_config_schema, file, buf,
+				      len, &root, diags);
 	else
-		ret = vtrace_pbtxt_parse(&vtrace_trace_config_schema, file, buf,
-					 len, &root, diags);
+		ret = vt_pbtxt_parse(&vtrace_trace_config_schema, file, buf,
+				     len, &root, diags);
 	if (!ret) {
 		build(&b, root);
 		vtrace_pb_msg_free(root);
@@ -656,7 +656,7 @@ int vtrace_trace_config_load(struct vtrace_trace_config *tc, const char *path,
 	/* "-" is standard input, which may well be a pipe. */
 	fd = 0;
 	if (strcmp(path, "-"))
-		ret = vt_input_open(path, &fd);
+		ret = vtrace_input_open(path, &fd);
 	if (ret)
 		goto report;
 	do {
@@ -694,7 +694,7 @@ report:
 				VTRACE_TRACE_CONFIG_MAX_FILE >> 20);
 	else if (ret)
 		vtrace_diag_add(diags, path, 0, 0, VTRACE_ERROR,
-				"cannot read: %s", vt_input_strerror(ret));
+				"cannot read: %s", vtrace_input_strerror(ret));
 	return ret;
 }
 

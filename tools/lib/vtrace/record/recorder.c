@@ -316,7 +316,7 @@ int vtrace_recorder_check_rt_prio(int prio, char *why, size_t len)
 
 /*
  * Notes a setting the kernel refused that the recording chose itself
- * (@err a refusal: vtrace_knob_refusal()); @value is what is in force.
+ * (@err a refusal: vt_knob_refusal()); @value is what is in force.
  */
 static void note_not_set(struct vtrace_recorder *rec, const char *knob, int err,
 			 const char *value)
@@ -341,9 +341,9 @@ static int optional_knob(struct vtrace_recorder *rec, const char *knob, int err)
 {
 	char value[VTRACE_KNOB_VALUE_MAX];
 
-	if (!err || !vtrace_knob_refusal(err))
+	if (!err || !vt_knob_refusal(err))
 		return err;
-	vtrace_settings_read_back(&rec->settings, knob, value, sizeof(value));
+	vt_settings_read_back(&rec->settings, knob, value, sizeof(value));
 	note_not_set(rec, knob, err, value);
 	return 0;
 }
@@ -529,7 +529,7 @@ static int choose_subbuf_size(struct vtrace_recorder *rec)
 		return 0;
 	if (max && max / 1024 < kb)
 		kb = max / 1024;
-	ret = vtrace_settings_set_subbuf_kb(&rec->settings, kb);
+	ret = vt_settings_set_subbuf_kb(&rec->settings, kb);
 	return optional_knob(rec, "buffer_subbuf_size_kb", ret);
 }
 
@@ -538,7 +538,7 @@ static int set_clock(struct vtrace_recorder *rec)
 	const char *clock = rec->opts.clock ?: DEFAULT_CLOCK;
 	int ret;
 
-	ret = vtrace_settings_set_clock(&rec->settings, clock);
+	ret = vt_settings_set_clock(&rec->settings, clock);
 	if (!rec->opts.clock)
 		ret = optional_knob(rec, "trace_clock", ret);
 	if (ret == -EINVAL)
@@ -574,19 +574,19 @@ static int set_up_filters(struct vtrace_recorder *rec)
 	int ret;
 
 	if (o->cpumask) {
-		ret = vtrace_settings_set_cpumask(&rec->settings, o->cpumask);
+		ret = vt_settings_set_cpumask(&rec->settings, o->cpumask);
 		if (ret)
 			return settings_error(rec, "tracing_cpumask", ret);
 	}
 	if (o->nr_tids) {
-		ret = vtrace_settings_set_event_pids(&rec->settings, o->tids,
-						     o->nr_tids);
+		ret = vt_settings_set_event_pids(&rec->settings, o->tids,
+						 o->nr_tids);
 		if (ret)
 			return settings_error(rec, "set_event_pid", ret);
 	}
 	/* The ring buffer policy is the kernel's overwrite mode. */
 	if (o->fill_policy == VTRACE_FILL_RING_BUFFER) {
-		ret = vtrace_settings_set_option(&rec->settings, "overwrite");
+		ret = vt_settings_set_option(&rec->settings, "overwrite");
 		if (ret)
 			return settings_error(rec, "options/overwrite", ret);
 	}
@@ -594,12 +594,12 @@ static int set_up_filters(struct vtrace_recorder *rec)
 	 * saved_tgids, which the Perfetto sink turns into processes, only
 	 * fills while record-tgid is on; instances do not have it.
 	 */
-	ret = vtrace_settings_set_option(&rec->settings, "record-tgid");
+	ret = vt_settings_set_option(&rec->settings, "record-tgid");
 	ret = optional_knob(rec, "options/record-tgid", ret);
 	if (ret)
 		return settings_error(rec, "options/record-tgid", ret);
 	for (opt = o->tracefs_options; opt && *opt; opt++) {
-		ret = vtrace_settings_set_option(&rec->settings, *opt);
+		ret = vt_settings_set_option(&rec->settings, *opt);
 		if (ret == -ENOENT) {
 			rec_error(
 				rec,
@@ -631,8 +631,8 @@ static int set_percent(struct vtrace_recorder *rec)
 {
 	int ret;
 
-	ret = vtrace_settings_set_percent(&rec->settings,
-					  VTRACE_RECORDER_BUFFER_PERCENT);
+	ret = vt_settings_set_percent(&rec->settings,
+				      VTRACE_RECORDER_BUFFER_PERCENT);
 	rec->percent_refused = ret;
 	ret = optional_knob(rec, "buffer_percent", ret);
 	return ret ? settings_error(rec, "buffer_percent", ret) : 0;
@@ -663,7 +663,7 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 	long long kb;
 	int ret;
 
-	ret = vtrace_settings_save(rec->tfs, rec->nr_cpus, &rec->settings);
+	ret = vt_settings_save(rec->tfs, rec->nr_cpus, &rec->settings);
 	if (ret) {
 		rec_error(rec, "cannot read the tracefs settings: %s",
 			  strerror(-ret));
@@ -671,7 +671,7 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 	}
 	rec->settings_saved = true;
 	rec->settings.journal = o->journal;
-	ret = vtrace_settings_set_tracing_on(&rec->settings, 0);
+	ret = vt_settings_set_tracing_on(&rec->settings, 0);
 	if (ret)
 		return settings_error(rec, "tracing_on", ret);
 	if (o->keep_buffer)
@@ -684,7 +684,7 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 	if (o->buffer_kb || rec->settings.unexpanded ||
 	    o->fill_policy == VTRACE_FILL_RING_BUFFER) {
 		kb = o->buffer_kb ?: ring_buffer_kb(rec);
-		ret = vtrace_settings_set_buffer_kb(
+		ret = vt_settings_set_buffer_kb(
 			&rec->settings, kb ?: rec->settings.buffer_kb[0]);
 		/* Only a size asked for is needed; the others are ours. */
 		if (!o->buffer_kb)
@@ -701,7 +701,7 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 	ret = set_up_filters(rec);
 	if (ret)
 		return ret;
-	ret = vtrace_settings_clear_buffer(&rec->settings);
+	ret = vt_settings_clear_buffer(&rec->settings);
 	if (ret)
 		return settings_error(rec, "trace (clearing the buffer)", ret);
 	ret = choose_subbuf_size(rec);
@@ -794,9 +794,9 @@ static int set_up(struct vtrace_recorder *rec)
 			  rec->changes[failed].name, strerror(-ret));
 		return ret;
 	}
-	vtrace_test_phase("setup");
+	vt_test_phase("setup");
 	clock_gettime(CLOCK_MONOTONIC, &rec->start);
-	ret = vtrace_settings_set_tracing_on(&rec->settings, 1);
+	ret = vt_settings_set_tracing_on(&rec->settings, 1);
 	if (ret)
 		return settings_error(rec, "tracing_on", ret);
 	return 0;
@@ -842,7 +842,7 @@ static int to_sink(void *ctx, int cpu, const void *subbuf, size_t size)
 			vtrace_ring_subbuf_events(t->rec->readers[cpu], subbuf);
 		t->dropped_bytes += size;
 	} else if (!t->sink_err) {
-		vtrace_test_phase("streaming");
+		vt_test_phase("streaming");
 	}
 	return t->sink_err;
 }
@@ -855,7 +855,7 @@ static int to_sink_pipe(void *ctx, int cpu, int pipe, size_t size, void *spill)
 	int ret;
 
 	if (over_limit(t->rec, size)) {
-		ret = vt_read_all(pipe, spill, size);
+		ret = vtrace_read_all(pipe, spill, size);
 		return ret ?: discard_subbuf(ctx, cpu, spill, size);
 	}
 	t->sink_err = sink->ops->splice_subbuf(sink, cpu, pipe, size, spill);
@@ -865,7 +865,7 @@ static int to_sink_pipe(void *ctx, int cpu, int pipe, size_t size, void *spill)
 			vtrace_ring_subbuf_events(t->rec->readers[cpu], spill);
 		t->dropped_bytes += size;
 	} else if (!t->sink_err) {
-		vtrace_test_phase("streaming");
+		vt_test_phase("streaming");
 	}
 	return t->sink_err;
 }
@@ -958,8 +958,8 @@ static void lower_percent(struct vtrace_recorder *rec, bool lost)
 {
 	clock_gettime(CLOCK_MONOTONIC, &rec->calm_since);
 	if (rec->lowered || rec->percent_refused ||
-	    vtrace_settings_set_percent(&rec->settings,
-					VTRACE_RECORDER_LOW_PERCENT))
+	    vt_settings_set_percent(&rec->settings,
+				    VTRACE_RECORDER_LOW_PERCENT))
 		return;
 	rec->lowered = true;
 	rec->wakeups.lowered++;
@@ -975,8 +975,8 @@ static void restore_percent(struct vtrace_recorder *rec)
 	if (!rec->lowered ||
 	    since(&rec->calm_since) * 1000 < VTRACE_RECORDER_CALM_MS)
 		return;
-	if (vtrace_settings_set_percent(&rec->settings,
-					VTRACE_RECORDER_BUFFER_PERCENT))
+	if (vt_settings_set_percent(&rec->settings,
+				    VTRACE_RECORDER_BUFFER_PERCENT))
 		return;
 	rec->lowered = false;
 	rec->wakeups.restored++;
@@ -1331,12 +1331,12 @@ static int tear_down(struct vtrace_recorder *rec, bool finish)
 		sink->ops->abort(sink);
 	}
 	if (rec->settings_saved) {
-		err = vtrace_settings_restore(&rec->settings);
+		err = vt_settings_restore(&rec->settings);
 		if (err) {
 			rec_error(rec, "%s", rec->settings.restore_error);
 			ret = ret ?: err;
 		}
-		vtrace_settings_free(&rec->settings);
+		vt_settings_free(&rec->settings);
 		rec->settings_saved = false;
 	}
 	rec->state = REC_STOPPED;
@@ -1358,7 +1358,7 @@ static int stop_and_drain(struct vtrace_recorder *rec)
 		rec->opts.hooks->stopping(rec->opts.hooks_ctx, rec);
 	set_reason(rec, VTRACE_STOP_REQUEST);
 	rec->elapsed = since(&rec->start);
-	ret = vtrace_settings_set_tracing_on(&rec->settings, 0);
+	ret = vt_settings_set_tracing_on(&rec->settings, 0);
 	if (ret)
 		rec_error(rec, "cannot stop tracing: %s", strerror(-ret));
 	atomic_store(&rec->drain, !ret);
@@ -1379,7 +1379,7 @@ static int stop_and_drain(struct vtrace_recorder *rec)
 	}
 	if (!ret && !failed_before && sink_failed(rec))
 		ret = rec->sink_err;
-	vtrace_test_phase("drain");
+	vt_test_phase("drain");
 	return tear_down(rec, true) ?: ret;
 }
 

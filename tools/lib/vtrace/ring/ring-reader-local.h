@@ -19,7 +19,7 @@ struct tracefs_instance;
  * @open: set up on @reader->fd (opened O_RDONLY | O_NONBLOCK); return
  *	-EOPNOTSUPP when this kernel does not offer the path
  * @consume: hand out complete sub-buffers through
- *	vtrace_ring_reader_emit_counted(), at most @max (0: no limit),
+ *	vt_ring_reader_emit_counted(), at most @max (0: no limit),
  *	and keep @reader->stats.events current; with @drain,
  *	tracing is off and partly filled sub-buffers are handed out too,
  *	until the buffer is empty
@@ -49,13 +49,12 @@ extern const struct vtrace_ring_reader_ops vtrace_ring_mmap_ops;
 extern const struct vtrace_ring_reader_ops vtrace_ring_splice_ops;
 extern const struct vtrace_ring_reader_ops vtrace_ring_read_ops;
 
-int vtrace_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
-				    const void *subbuf,
-				    unsigned long long events,
-				    vtrace_ring_subbuf_fn fn, void *ctx);
-size_t vtrace_ring_subbuf_data_size(struct vtrace_ring_reader *reader,
-				    const void *subbuf);
-bool vtrace_ring_subbuf_complete(struct vtrace_ring_reader *reader,
-				 const void *subbuf);
+int vt_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
+				const void *subbuf, unsigned long long events,
+				vtrace_ring_subbuf_fn fn, void *ctx);
+size_t vt_ring_subbuf_data_size(struct vtrace_ring_reader *reader,
+				const void *subbuf);
+bool vt_ring_subbuf_complete(struct vtrace_ring_reader *reader,
+			     const void *subbuf);
 
 #endif /* _VTRACE_RING_READER_LOCAL_H */

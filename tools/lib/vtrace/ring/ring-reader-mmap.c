@@ -166,12 +166,11 @@ static int hand_out(struct vtrace_ring_reader *reader, bool drain,
 
 	if (st->handed_out)
 		return 0;
-	if (!vtrace_ring_subbuf_data_size(reader, subbuf))
+	if (!vt_ring_subbuf_data_size(reader, subbuf))
 		return 0;
-	if (!drain && !vtrace_ring_subbuf_complete(reader, subbuf))
+	if (!drain && !vt_ring_subbuf_complete(reader, subbuf))
 		return 0;
-	ret = vtrace_ring_reader_emit_counted(reader, subbuf, st->pending, fn,
-					      ctx);
+	ret = vt_ring_reader_emit_counted(reader, subbuf, st->pending, fn, ctx);
 	if (!ret) {
 		st->handed_out = true;
 		st->counted = true;
@@ -201,8 +200,8 @@ static int hand_out_orphan(struct vtrace_ring_reader *reader,
 
 	if (!st->orphaned)
 		return 0;
-	ret = vtrace_ring_reader_emit_counted(reader, st->copy,
-					      st->orphan_events, fn, ctx);
+	ret = vt_ring_reader_emit_counted(reader, st->copy, st->orphan_events,
+					  fn, ctx);
 	if (!ret)
 		st->orphaned = false;
 	return ret;
@@ -265,7 +264,7 @@ static int mmap_consume(struct vtrace_ring_reader *reader, bool drain,
 			return ret;
 		subbuf = reader_subbuf(reader);
 		st->copied = !st->handed_out &&
-			     vtrace_ring_subbuf_data_size(reader, subbuf);
+			     vt_ring_subbuf_data_size(reader, subbuf);
 		if (st->copied)
 			memcpy(st->copy, subbuf, reader->subbuf_size);
 		if (ioctl(reader->fd, TRACE_MMAP_IOCTL_GET_READER) < 0)

@@ -206,7 +206,7 @@ static int hand_out(struct vtrace_ring_reader *reader, vtrace_ring_subbuf_fn fn,
 
 	if (!st->pending)
 		return 0;
-	ret = vtrace_ring_reader_emit_counted(reader, st->buf, 0, fn, ctx);
+	ret = vt_ring_reader_emit_counted(reader, st->buf, 0, fn, ctx);
 	if (!ret)
 		st->pending = false;
 	return ret;
@@ -273,7 +273,7 @@ static int hand_out_spliced(struct vtrace_ring_reader *reader,
 	while (st->spliced_pos < st->spliced_len) {
 		if (max && reader->stats.subbufs - start >= max)
 			return 0;
-		ret = vtrace_ring_reader_emit_counted(
+		ret = vt_ring_reader_emit_counted(
 			reader, st->spliced + st->spliced_pos, 0, fn, ctx);
 		if (ret)
 			return ret;

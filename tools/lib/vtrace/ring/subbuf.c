@@ -13,15 +13,15 @@
 #include "ring/ring-reader-local.h"
 
 /**
- * vtrace_ring_subbuf_data_size - bytes of events in a sub-buffer
+ * vt_ring_subbuf_data_size - bytes of events in a sub-buffer
  * @reader: the reader the sub-buffer belongs to
  * @subbuf: the sub-buffer
  *
  * Return: the commit count of its header, without the missed-events
  * flags.
  */
-size_t vtrace_ring_subbuf_data_size(struct vtrace_ring_reader *reader,
-				    const void *subbuf)
+size_t vt_ring_subbuf_data_size(struct vtrace_ring_reader *reader,
+				const void *subbuf)
 {
 	if (kbuffer_load_subbuffer(reader->kbuf, (void *)subbuf) < 0)
 		return 0;
@@ -35,24 +35,24 @@ size_t vtrace_ring_subbuf_data_size(struct vtrace_ring_reader *reader,
 #define RING_EVENT_MIN_SIZE 8
 
 /**
- * vtrace_ring_subbuf_complete - whether the writer is done with a sub-buffer
+ * vt_ring_subbuf_complete - whether the writer is done with a sub-buffer
  * @reader: the reader the sub-buffer belongs to
  * @subbuf: the sub-buffer
  *
  * Return: true when less room is left in it than the smallest event
  * takes: the writer has moved on to the next one.
  */
-bool vtrace_ring_subbuf_complete(struct vtrace_ring_reader *reader,
-				 const void *subbuf)
+bool vt_ring_subbuf_complete(struct vtrace_ring_reader *reader,
+			     const void *subbuf)
 {
-	size_t size = vtrace_ring_subbuf_data_size(reader, subbuf);
+	size_t size = vt_ring_subbuf_data_size(reader, subbuf);
 
 	return size + RING_EVENT_MIN_SIZE >
 	       reader->subbuf_size - kbuffer_start_of_data(reader->kbuf);
 }
 
 /**
- * vtrace_ring_reader_emit_counted - hand out a sub-buffer of known events
+ * vt_ring_reader_emit_counted - hand out a sub-buffer of known events
  * @reader: the reader it was read by
  * @subbuf: the sub-buffer, @reader->subbuf_size bytes
  * @events: how many events of it to count as handed out now
@@ -67,10 +67,9 @@ bool vtrace_ring_subbuf_complete(struct vtrace_ring_reader *reader,
  * Return: 0, or what @fn returned (the sub-buffer then counts as not
  * handed out).
  */
-int vtrace_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
-				    const void *subbuf,
-				    unsigned long long events,
-				    vtrace_ring_subbuf_fn fn, void *ctx)
+int vt_ring_reader_emit_counted(struct vtrace_ring_reader *reader,
+				const void *subbuf, unsigned long long events,
+				vtrace_ring_subbuf_fn fn, void *ctx)
 {
 	struct kbuffer *kbuf = reader->kbuf;
 	int missed;

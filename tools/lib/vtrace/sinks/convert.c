@@ -91,8 +91,8 @@ static int convert_records(struct tracecmd_input *handle,
 	for (cpu = 0; cpu < tep_get_cpus(tep) && !ret; cpu++) {
 		while (!ret && (record = tracecmd_read_data(handle, cpu))) {
 			event = tep_find_event_by_record(tep, record);
-			if (event && !vt_tracedat_record_ok(event, record, why,
-							    sizeof(why))) {
+			if (event && !vtrace_tracedat_record_ok(
+					     event, record, why, sizeof(why))) {
 				snprintf(msg, msg_size, "%s: %s", in, why);
 				ret = -EINVAL;
 			} else {
@@ -111,9 +111,9 @@ static int convert_records(struct tracecmd_input *handle,
 	return ret;
 }
 
-int vt_convert(const char *in, const char *out,
-	       const struct vtrace_format *format,
-	       struct vt_convert_result *result, char *msg, size_t msg_size)
+int vtrace_convert(const char *in, const char *out,
+		   const struct vtrace_format *format,
+		   struct vt_convert_result *result, char *msg, size_t msg_size)
 {
 	struct vt_convert_result res = { 0 };
 	struct vt_convert_input input = { 0 };
@@ -124,7 +124,7 @@ int vt_convert(const char *in, const char *out,
 	struct stat st;
 	int ret;
 
-	ret = vt_tracedat_open(in, &handle, msg, msg_size);
+	ret = vtrace_tracedat_open(in, &handle, msg, msg_size);
 	if (ret)
 		return ret;
 	res.buffers_left_out = tracecmd_buffer_instances(handle);
@@ -139,10 +139,10 @@ int vt_convert(const char *in, const char *out,
 		goto out;
 	}
 
-	ret = vt_output_file_create(&file, out);
+	ret = vtrace_output_file_create(&file, out);
 	if (ret) {
 		snprintf(msg, msg_size, "%s: %s", out,
-			 vt_output_file_strerror(ret));
+			 vtrace_output_file_strerror(ret));
 		goto out;
 	}
 	ret = format->convert->create(&writer, file.fd, &input);
@@ -162,9 +162,9 @@ int vt_convert(const char *in, const char *out,
 		snprintf(msg, msg_size, "%s: %s", out, strerror(errno));
 	}
 	if (ret) {
-		vt_output_file_discard(&file);
+		vtrace_output_file_discard(&file);
 	} else {
-		ret = vt_output_file_commit(&file, false);
+		ret = vtrace_output_file_commit(&file, false);
 		if (ret)
 			snprintf(msg, msg_size, "%s: %s", out, strerror(-ret));
 		res.bytes = st.st_size;

@@ -108,15 +108,15 @@ static int journal_number(struct vtrace_record_settings *s, const char *file,
 }
 
 /**
- * vtrace_settings_save - read the settings of an instance
+ * vt_settings_save - read the settings of an instance
  * @instance: tracefs instance, NULL for the top level
  * @nr_cpus: CPUs whose buffer sizes to keep
- * @s: filled in; free with vtrace_settings_free()
+ * @s: filled in; free with vt_settings_free()
  *
  * Return: 0 or a negative errno.
  */
-int vtrace_settings_save(struct tracefs_instance *instance, int nr_cpus,
-			 struct vtrace_record_settings *s)
+int vt_settings_save(struct tracefs_instance *instance, int nr_cpus,
+		     struct vtrace_record_settings *s)
 {
 	long long value;
 
@@ -159,14 +159,13 @@ static bool buffer_holds(const struct vtrace_record_settings *s, long long kb)
 }
 
 /**
- * vtrace_settings_set_buffer_kb - set every CPU's buffer_size_kb
+ * vt_settings_set_buffer_kb - set every CPU's buffer_size_kb
  * @s: saved settings of the instance
  * @kb: new size per CPU
  *
  * Return: 0, or a negative errno (-EBUSY while the buffer is mapped).
  */
-int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
-				  long long kb)
+int vt_settings_set_buffer_kb(struct vtrace_record_settings *s, long long kb)
 {
 	char file[64];
 	int cpu, ret;
@@ -189,14 +188,13 @@ int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
 }
 
 /**
- * vtrace_settings_set_clock - set trace_clock
+ * vt_settings_set_clock - set trace_clock
  * @s: saved settings of the instance
  * @clock: a name listed in trace_clock
  *
  * Return: 0, or a negative errno (-EINVAL for a clock the kernel lacks).
  */
-int vtrace_settings_set_clock(struct vtrace_record_settings *s,
-			      const char *clock)
+int vt_settings_set_clock(struct vtrace_record_settings *s, const char *clock)
 {
 	int ret;
 
@@ -212,14 +210,14 @@ int vtrace_settings_set_clock(struct vtrace_record_settings *s,
 }
 
 /**
- * vtrace_settings_set_percent - set buffer_percent, the poll() watermark
+ * vt_settings_set_percent - set buffer_percent, the poll() watermark
  * @s: saved settings of the instance
  * @percent: 0..100
  *
  * Return: 0, -EOPNOTSUPP when the kernel has no buffer_percent, or a
  * negative errno.
  */
-int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent)
+int vt_settings_set_percent(struct vtrace_record_settings *s, int percent)
 {
 	int ret;
 
@@ -237,7 +235,7 @@ int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent)
 }
 
 /**
- * vtrace_settings_set_subbuf_kb - set buffer_subbuf_size_kb
+ * vt_settings_set_subbuf_kb - set buffer_subbuf_size_kb
  * @s: saved settings of the instance
  * @kb: sub-buffer size, rounded up by the kernel to a power of two pages
  *
@@ -247,8 +245,7 @@ int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent)
  * Return: 0, -EOPNOTSUPP when the kernel has no buffer_subbuf_size_kb
  * (before 6.8), or a negative errno.
  */
-int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
-				  long long kb)
+int vt_settings_set_subbuf_kb(struct vtrace_record_settings *s, long long kb)
 {
 	int ret;
 
@@ -266,13 +263,13 @@ int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
 }
 
 /**
- * vtrace_settings_set_tracing_on - switch writing to the buffer
+ * vt_settings_set_tracing_on - switch writing to the buffer
  * @s: saved settings of the instance
  * @on: 1 or 0
  *
  * Return: 0 or a negative errno.
  */
-int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on)
+int vt_settings_set_tracing_on(struct vtrace_record_settings *s, int on)
 {
 	int ret;
 
@@ -290,14 +287,13 @@ int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on)
 }
 
 /**
- * vtrace_settings_set_cpumask - trace only on some CPUs
+ * vt_settings_set_cpumask - trace only on some CPUs
  * @s: saved settings
  * @mask: hex mask as tracing_cpumask takes it ("3", "ff,ffffffff")
  *
  * Return: 0 or a negative errno.
  */
-int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
-				const char *mask)
+int vt_settings_set_cpumask(struct vtrace_record_settings *s, const char *mask)
 {
 	char *was = s->cpumask;
 	int ret;
@@ -322,15 +318,15 @@ int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
 }
 
 /**
- * vtrace_settings_set_event_pids - record only some threads' events
+ * vt_settings_set_event_pids - record only some threads' events
  * @s: saved settings
  * @pids: the threads (set_event_pid)
  * @nr: how many
  *
  * Return: 0 or a negative errno.
  */
-int vtrace_settings_set_event_pids(struct vtrace_record_settings *s,
-				   const pid_t *pids, size_t nr)
+int vt_settings_set_event_pids(struct vtrace_record_settings *s,
+			       const pid_t *pids, size_t nr)
 {
 	char *list, *was = s->event_pids;
 	size_t i, off = 0;
@@ -366,15 +362,14 @@ int vtrace_settings_set_event_pids(struct vtrace_record_settings *s,
 }
 
 /**
- * vtrace_settings_set_option - set a trace option
+ * vt_settings_set_option - set a trace option
  * @s: saved settings
  * @option: "name" to set options/name, "noname" to clear it
  *
  * Return: 0, -ENOENT for an option this kernel does not have, or another
  * negative errno.
  */
-int vtrace_settings_set_option(struct vtrace_record_settings *s,
-			       const char *option)
+int vt_settings_set_option(struct vtrace_record_settings *s, const char *option)
 {
 	bool on = strncmp(option, "no", 2);
 	const char *name = on ? option : option + 2;
@@ -408,14 +403,14 @@ int vtrace_settings_set_option(struct vtrace_record_settings *s,
 }
 
 /**
- * vtrace_settings_clear_buffer - empty the instance's ring buffer
+ * vt_settings_clear_buffer - empty the instance's ring buffer
  * @s: saved settings of the instance
  *
  * What the buffer held is gone: the caller counts it first.
  *
  * Return: 0 or a negative errno.
  */
-int vtrace_settings_clear_buffer(struct vtrace_record_settings *s)
+int vt_settings_clear_buffer(struct vtrace_record_settings *s)
 {
 	errno = 0;
 	if (tracefs_instance_file_clear(s->instance, "trace"))
@@ -424,7 +419,7 @@ int vtrace_settings_clear_buffer(struct vtrace_record_settings *s)
 }
 
 /**
- * vtrace_knob_refusal - whether a write failed because the kernel refuses it
+ * vt_knob_refusal - whether a write failed because the kernel refuses it
  * @err: the negative errno of a setter
  *
  * A knob the kernel does not have (yet), cannot take or will not let this
@@ -434,7 +429,7 @@ int vtrace_settings_clear_buffer(struct vtrace_record_settings *s)
  * Return: true for -EPERM, -EACCES, -EROFS, -EINVAL, -ENOENT and
  * -EOPNOTSUPP.
  */
-bool vtrace_knob_refusal(int err)
+bool vt_knob_refusal(int err)
 {
 	switch (err) {
 	case -EPERM:
@@ -450,15 +445,15 @@ bool vtrace_knob_refusal(int err)
 }
 
 /**
- * vtrace_settings_read_back - the value of a knob now, as the kernel has it
+ * vt_settings_read_back - the value of a knob now, as the kernel has it
  * @s: saved settings of the instance
  * @knob: the file, relative to the instance
  * @value: set to its first line (the selected clock alone for trace_clock),
  *	or to "" when the file cannot be read
  * @len: room in @value
  */
-void vtrace_settings_read_back(const struct vtrace_record_settings *s,
-			       const char *knob, char *value, size_t len)
+void vt_settings_read_back(const struct vtrace_record_settings *s,
+			   const char *knob, char *value, size_t len)
 {
 	char *buf;
 
@@ -480,7 +475,7 @@ static void restore_failed(struct vtrace_record_settings *s, const char *knob,
 	if (*ret)
 		return;
 	*ret = err;
-	vtrace_settings_read_back(s, knob, now, sizeof(now));
+	vt_settings_read_back(s, knob, now, sizeof(now));
 	snprintf(s->restore_error, sizeof(s->restore_error),
 		 "cannot put %s back to %s: %s; it is left at %s", knob, wanted,
 		 strerror(-err), *now ? now : "an unknown value");
@@ -535,7 +530,7 @@ static void restore_filters(struct vtrace_record_settings *s, int *ret)
 }
 
 /**
- * vtrace_settings_restore - put back every setting that was changed
+ * vt_settings_restore - put back every setting that was changed
  * @s: saved settings
  *
  * Only what a setter changed is written. All are attempted even when one
@@ -545,7 +540,7 @@ static void restore_filters(struct vtrace_record_settings *s, int *ret)
  * Return: 0, or the negative errno of the first failure, which
  * @s->restore_error then describes.
  */
-int vtrace_settings_restore(struct vtrace_record_settings *s)
+int vt_settings_restore(struct vtrace_record_settings *s)
 {
 	char file[64];
 	int ret = 0, cpu;
@@ -576,10 +571,10 @@ int vtrace_settings_restore(struct vtrace_record_settings *s)
 }
 
 /**
- * vtrace_settings_free - release saved settings (restores nothing)
+ * vt_settings_free - release saved settings (restores nothing)
  * @s: saved settings
  */
-void vtrace_settings_free(struct vtrace_record_settings *s)
+void vt_settings_free(struct vtrace_record_settings *s)
 {
 	size_t i;
 

@@ -8,8 +8,8 @@
  * Every setter writes only when the knob does not already hold the value,
  * counts a setting as changed only once its write succeeded, and the
  * restore writes back only what changed.  Which refusals a recording may
- * go on without is the caller's choice: vtrace_knob_refusal() tells a
- * refusal apart from a failure, vtrace_settings_read_back() what the
+ * go on without is the caller's choice: vt_knob_refusal() tells a
+ * refusal apart from a failure, vt_settings_read_back() what the
  * kernel kept.
  */
 #ifndef _VTRACE_RECORD_SETTINGS_H
@@ -40,15 +40,15 @@ struct vtrace_journal;
  * @event_pids: set_event_pid as found, once changed (else NULL)
  * @options: "name" or "noname" of each option changed, as found
  * @nr_options: entries in @options
- * @buffer_changed: vtrace_settings_set_buffer_kb() wrote buffer_size_kb
- * @subbuf_changed: vtrace_settings_set_subbuf_kb() wrote
+ * @buffer_changed: vt_settings_set_buffer_kb() wrote buffer_size_kb
+ * @subbuf_changed: vt_settings_set_subbuf_kb() wrote
  *	buffer_subbuf_size_kb
- * @clock_changed: vtrace_settings_set_clock() wrote trace_clock
- * @percent_changed: vtrace_settings_set_percent() wrote buffer_percent
- * @tracing_on_changed: vtrace_settings_set_tracing_on() wrote tracing_on
+ * @clock_changed: vt_settings_set_clock() wrote trace_clock
+ * @percent_changed: vt_settings_set_percent() wrote buffer_percent
+ * @tracing_on_changed: vt_settings_set_tracing_on() wrote tracing_on
  * @journal: where each value is noted before it is first changed (see
- *	journal.h), or NULL; the caller's, set after vtrace_settings_save()
- * @restore_error: after a failed vtrace_settings_restore(), which knob
+ *	journal.h), or NULL; the caller's, set after vt_settings_save()
+ * @restore_error: after a failed vt_settings_restore(), which knob
  *	could not be put back and the value it was left at
  */
 struct vtrace_record_settings {
@@ -73,27 +73,23 @@ struct vtrace_record_settings {
 	char restore_error[256];
 };
 
-int vtrace_settings_save(struct tracefs_instance *instance, int nr_cpus,
-			 struct vtrace_record_settings *s);
-int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
-				  long long kb);
-int vtrace_settings_set_clock(struct vtrace_record_settings *s,
-			      const char *clock);
-int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent);
-int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
-				  long long kb);
-int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on);
-int vtrace_settings_clear_buffer(struct vtrace_record_settings *s);
-int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
-				const char *mask);
-int vtrace_settings_set_event_pids(struct vtrace_record_settings *s,
-				   const pid_t *pids, size_t nr);
-int vtrace_settings_set_option(struct vtrace_record_settings *s,
-			       const char *option);
-bool vtrace_knob_refusal(int err);
-void vtrace_settings_read_back(const struct vtrace_record_settings *s,
-			       const char *knob, char *value, size_t len);
-int vtrace_settings_restore(struct vtrace_record_settings *s);
-void vtrace_settings_free(struct vtrace_record_settings *s);
+int vt_settings_save(struct tracefs_instance *instance, int nr_cpus,
+		     struct vtrace_record_settings *s);
+int vt_settings_set_buffer_kb(struct vtrace_record_settings *s, long long kb);
+int vt_settings_set_clock(struct vtrace_record_settings *s, const char *clock);
+int vt_settings_set_percent(struct vtrace_record_settings *s, int percent);
+int vt_settings_set_subbuf_kb(struct vtrace_record_settings *s, long long kb);
+int vt_settings_set_tracing_on(struct vtrace_record_settings *s, int on);
+int vt_settings_clear_buffer(struct vtrace_record_settings *s);
+int vt_settings_set_cpumask(struct vtrace_record_settings *s, const char *mask);
+int vt_settings_set_event_pids(struct vtrace_record_settings *s,
+			       const pid_t *pids, size_t nr);
+int vt_settings_set_option(struct vtrace_record_settings *s,
+			   const char *option);
+bool vt_knob_refusal(int err);
+void vt_settings_read_back(const struct vtrace_record_settings *s,
+			   const char *knob, char *value, size_t len);
+int vt_settings_restore(struct vtrace_record_settings *s);
+void vt_settings_free(struct vtrace_record_settings *s);
 
 #endif /* _VTRACE_RECORD_SETTINGS_H */

@@ -30,7 +30,7 @@ struct vt_convert_result {
 };
 
 /**
- * vt_convert - convert a trace.dat
+ * vtrace_convert - convert a trace.dat
  * @in: the trace.dat (any version libtracecmd reads, compressed or not)
  * @out: the output file: written as a temporary file in its directory
  *	and renamed over @out only when complete, so a failure leaves no
@@ -41,11 +41,12 @@ struct vt_convert_result {
  * @msg_size: size of @msg
  *
  * Return: 0; -ENODATA or -EINVAL for an unfinished, truncated or corrupt
- * input (see vt_tracedat_open()); another negative errno for an I/O or
+ * input (see vtrace_tracedat_open()); another negative errno for an I/O or
  * writer failure.
  */
-int vt_convert(const char *in, const char *out,
-	       const struct vtrace_format *format,
-	       struct vt_convert_result *result, char *msg, size_t msg_size);
+int vtrace_convert(const char *in, const char *out,
+		   const struct vtrace_format *format,
+		   struct vt_convert_result *result, char *msg,
+		   size_t msg_size);
 
 #endif /* _VTRACE_CONVERT_H */

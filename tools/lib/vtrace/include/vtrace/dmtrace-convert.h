@@ -15,8 +15,8 @@
 /* The dmtrace row of the formats' table (format.h), for conversions. */
 extern const struct vtrace_convert_ops vt_dmtrace_convert_ops;
 
-int vt_dmtrace_convert_split(const char *in, const char *out,
-			     struct vt_dmtrace_write_stats *stats, char *msg,
-			     size_t msg_size);
+int vtrace_dmtrace_convert_split(const char *in, const char *out,
+				 struct vt_dmtrace_write_stats *stats,
+				 char *msg, size_t msg_size);
 
 #endif /* _VTRACE_DMTRACE_CONVERT_H */

@@ -90,7 +90,7 @@ struct vt_dmtrace {
 };
 
 /**
- * struct vt_dmtrace_write_stats - what vt_dmtrace_write() wrote
+ * struct vt_dmtrace_write_stats - what vtrace_dmtrace_write() wrote
  * @records: data records
  * @threads: threads
  * @methods: methods (distinct slice names)
@@ -110,23 +110,25 @@ struct vt_dmtrace_write_stats {
 	size_t async;
 };
 
-int vt_dmtrace_parse(struct vt_dmtrace *t, const char *key, size_t key_len,
-		     const unsigned char *data, size_t data_len, char *msg,
-		     size_t msg_size);
-int vt_dmtrace_parse_combined(struct vt_dmtrace *t, const unsigned char *buf,
-			      size_t len, char *msg, size_t msg_size);
-int vt_dmtrace_load(struct vt_dmtrace *t, const char *path, char *msg,
-		    size_t msg_size);
-void vt_dmtrace_free(struct vt_dmtrace *t);
-bool vt_dmtrace_probe(const char *path);
+int vtrace_dmtrace_parse(struct vt_dmtrace *t, const char *key, size_t key_len,
+			 const unsigned char *data, size_t data_len, char *msg,
+			 size_t msg_size);
+int vtrace_dmtrace_parse_combined(struct vt_dmtrace *t,
+				  const unsigned char *buf, size_t len,
+				  char *msg, size_t msg_size);
+int vtrace_dmtrace_load(struct vt_dmtrace *t, const char *path, char *msg,
+			size_t msg_size);
+void vtrace_dmtrace_free(struct vt_dmtrace *t);
+bool vtrace_dmtrace_probe(const char *path);
 const struct vt_dmtrace_thread *
-vt_dmtrace_find_thread(const struct vt_dmtrace *t, unsigned int id);
-int vt_dmtrace_slices(const struct vt_dmtrace *t, struct vt_slices *s);
-int vt_dmtrace_write_stream(const struct vt_slices *s, FILE *key, FILE *data,
-			    struct vt_dmtrace_write_stats *stats, char *msg,
-			    size_t msg_size);
-int vt_dmtrace_write(const struct vt_slices *s, const char *path, bool split,
-		     struct vt_dmtrace_write_stats *stats, char *msg,
-		     size_t msg_size);
+vtrace_dmtrace_find_thread(const struct vt_dmtrace *t, unsigned int id);
+int vtrace_dmtrace_slices(const struct vt_dmtrace *t, struct vt_slices *s);
+int vtrace_dmtrace_write_stream(const struct vt_slices *s, FILE *key,
+				FILE *data,
+				struct vt_dmtrace_write_stats *stats, char *msg,
+				size_t msg_size);
+int vtrace_dmtrace_write(const struct vt_slices *s, const char *path,
+			 bool split, struct vt_dmtrace_write_stats *stats,
+			 char *msg, size_t msg_size);
 
 #endif /* _VTRACE_DMTRACE_H */

@@ -11,18 +11,18 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-int vt_pwrite_all(int fd, const void *buf, size_t len, off_t off);
-int vt_pread_all(int fd, void *buf, size_t len, off_t off);
-int vt_read_all(int fd, void *buf, size_t len);
+int vtrace_pwrite_all(int fd, const void *buf, size_t len, off_t off);
+int vtrace_pread_all(int fd, void *buf, size_t len, off_t off);
+int vtrace_read_all(int fd, void *buf, size_t len);
 
 /*
- * vt_input_open()'s error for an input that is not a regular file (a FIFO,
+ * vtrace_input_open()'s error for an input that is not a regular file (a FIFO,
  * a device, a socket): no such errno exists, and this one's text ("Wrong
- * medium type") is never shown, see vt_input_strerror().
+ * medium type") is never shown, see vtrace_input_strerror().
  */
 #define VT_ENOTREG EMEDIUMTYPE
 
-int vt_input_open(const char *path, int *fd);
-const char *vt_input_strerror(int err);
+int vtrace_input_open(const char *path, int *fd);
+const char *vtrace_input_strerror(int err);
 
 #endif /* VTRACE_FILE_IO_H */

@@ -32,37 +32,37 @@ struct vt_output_file {
 };
 
 /**
- * vt_output_file_check - whether @path may be written as an output
+ * vtrace_output_file_check - whether @path may be written as an output
  * @path: the final name
  *
  * Return: 0 when nothing is at @path or it is a regular file (or a
  * symbolic link to one), -EISDIR for a directory, -EINVAL for any other
  * file (device, FIFO, socket), or the -errno of stat().
  */
-int vt_output_file_check(const char *path);
+int vtrace_output_file_check(const char *path);
 
 /**
- * vt_output_file_strerror - an error of vt_output_file_create(), for messages
+ * vtrace_output_file_strerror - an error of vtrace_output_file_create(), for messages
  * @err: the negative errno
  *
  * Return: "not a regular file" for -EINVAL (what is at the final name
  * is a device, FIFO or socket), else strerror()'s text.
  */
-const char *vt_output_file_strerror(int err);
+const char *vtrace_output_file_strerror(int err);
 
 /**
- * vt_output_file_create - start writing @path
+ * vtrace_output_file_create - start writing @path
  * @out: the output; @out->fd is the file to write
- * @path: the final name, borrowed until vt_output_file_commit() or
- *	vt_output_file_discard()
+ * @path: the final name, borrowed until vtrace_output_file_commit() or
+ *	vtrace_output_file_discard()
  *
- * Return: 0, an error of vt_output_file_check(), or a negative errno
+ * Return: 0, an error of vtrace_output_file_check(), or a negative errno
  * (e.g. -ENOENT for a missing directory).
  */
-int vt_output_file_create(struct vt_output_file *out, const char *path);
+int vtrace_output_file_create(struct vt_output_file *out, const char *path);
 
 /**
- * vt_output_file_commit - close the file and give it its final name
+ * vtrace_output_file_commit - close the file and give it its final name
  * @out: the output
  * @durable: fsync the data first (a recording, which exists nowhere
  *	else), or not (a conversion, whose source is still there)
@@ -70,25 +70,25 @@ int vt_output_file_create(struct vt_output_file *out, const char *path);
  * The file gets mode %VT_OUTPUT_FILE_MODE, whatever the umask. On failure
  * the temporary file is removed, unless @durable: a recording's data
  * exists nowhere else, so its file stays, named by @out->tmp, for
- * vt_output_file_discard() or vt_output_file_keep().
+ * vtrace_output_file_discard() or vtrace_output_file_keep().
  *
  * Return: 0 or a negative errno.
  */
-int vt_output_file_commit(struct vt_output_file *out, bool durable);
+int vtrace_output_file_commit(struct vt_output_file *out, bool durable);
 
 /**
- * vt_output_file_discard - close and remove the temporary file
+ * vtrace_output_file_discard - close and remove the temporary file
  * @out: the output; nothing happens when none is open
  */
-void vt_output_file_discard(struct vt_output_file *out);
+void vtrace_output_file_discard(struct vt_output_file *out);
 
 /**
- * vt_output_file_keep - close the temporary file and leave it there
+ * vtrace_output_file_keep - close the temporary file and leave it there
  * @out: the output; nothing happens when none is open
  *
  * For data that must not be lost although the output is not complete
  * (a recording whose end failed): the file keeps its temporary name.
  */
-void vt_output_file_keep(struct vt_output_file *out);
+void vtrace_output_file_keep(struct vt_output_file *out);
 
 #endif /* _VTRACE_OUTPUT_FILE_H */

@@ -70,12 +70,13 @@ struct vt_profile {
 	uint64_t total;
 };
 
-int vt_profile_build(struct vt_profile *p, const struct vt_slices *s, int tid);
-void vt_profile_free(struct vt_profile *p);
-const char *vt_profile_name(const struct vt_profile *p, uint32_t name);
-const struct vt_profile_entry *vt_profile_find(const struct vt_profile *p,
-					       uint32_t name);
-int vt_profile_write_dot(const struct vt_profile *p, FILE *out,
-			 unsigned int threshold);
+int vtrace_profile_build(struct vt_profile *p, const struct vt_slices *s,
+			 int tid);
+void vtrace_profile_free(struct vt_profile *p);
+const char *vtrace_profile_name(const struct vt_profile *p, uint32_t name);
+const struct vt_profile_entry *vtrace_profile_find(const struct vt_profile *p,
+						   uint32_t name);
+int vtrace_profile_write_dot(const struct vt_profile *p, FILE *out,
+			     unsigned int threshold);
 
 #endif /* _VTRACE_PROFILE_H */

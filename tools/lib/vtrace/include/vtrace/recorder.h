@@ -232,7 +232,7 @@ struct vtrace_recorder_progress {
  * @knob: the tracefs file, relative to the instance
  *	("buffer_subbuf_size_kb", "options/record-tgid"), or "rt_prio" for
  *	the readers' realtime priority
- * @err: why (a negative errno; see vtrace_knob_refusal())
+ * @err: why (a negative errno; see vt_knob_refusal())
  * @missing: this kernel has no such knob (it came in a later Linux, or
  *	an instance does not have it), rather than refusing a value
  * @value: the value in force instead, read back from the kernel; "" when

@@ -19,12 +19,13 @@ struct tep_handle;
 struct tep_record;
 struct vt_slices_feed;
 
-int vt_slices_feed_new(struct vt_slices_feed **feed, struct tep_handle *tep);
-int vt_slices_feed_record(struct vt_slices_feed *feed,
-			  struct tep_record *record);
-int vt_slices_feed_finish(struct vt_slices_feed *feed, struct vt_slices *s);
-void vt_slices_feed_free(struct vt_slices_feed *feed);
-int vt_slices_from_tracedat(struct vt_slices *s, const char *path, char *msg,
-			    size_t msg_size);
+int vtrace_slices_feed_new(struct vt_slices_feed **feed,
+			   struct tep_handle *tep);
+int vtrace_slices_feed_record(struct vt_slices_feed *feed,
+			      struct tep_record *record);
+int vtrace_slices_feed_finish(struct vt_slices_feed *feed, struct vt_slices *s);
+void vtrace_slices_feed_free(struct vt_slices_feed *feed);
+int vtrace_slices_from_tracedat(struct vt_slices *s, const char *path,
+				char *msg, size_t msg_size);
 
 #endif /* _VTRACE_SLICES_TRACEDAT_H */

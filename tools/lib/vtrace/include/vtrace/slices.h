@@ -105,13 +105,13 @@ struct vt_slices_state;
 /**
  * struct vt_slices - the slices of one trace
  * @slices: finished slices, sorted by @ts, then tid and depth, once
- *	vt_slices_finish() has run
+ *	vtrace_slices_finish() has run
  * @nr_slices: entries of @slices
  * @async: matched async slices, sorted by begin
  * @nr_async: entries of @async
  * @counters: counter samples in trace order
  * @nr_counters: entries of @counters
- * @threads: threads with slices, sorted by tid, after vt_slices_finish()
+ * @threads: threads with slices, sorted by tid, after vtrace_slices_finish()
  * @nr_threads: entries of @threads
  * @names: interned names, indexed by the name fields above
  * @nr_names: entries of @names
@@ -121,7 +121,7 @@ struct vt_slices_state;
  * @malformed: markers that start like atrace markers but do not parse
  * @has_cpu_time: the source knew when threads ran (sched_switch events,
  *	or a method trace's thread clock), so @cpu_ts and @cpu_dur are set
- * @state: builder state, freed by vt_slices_finish()
+ * @state: builder state, freed by vtrace_slices_finish()
  */
 struct vt_slices {
 	struct vt_slice *slices;
@@ -141,20 +141,21 @@ struct vt_slices {
 	struct vt_slices_state *state;
 };
 
-int vt_slices_init(struct vt_slices *s);
-void vt_slices_free(struct vt_slices *s);
-int vt_slices_marker(struct vt_slices *s, uint64_t ts, int tid,
-		     const char *text, size_t len);
-int vt_slices_begin(struct vt_slices *s, uint64_t ts, int pid, int tid,
-		    const char *name, size_t name_len, bool kernel);
-int vt_slices_end(struct vt_slices *s, uint64_t ts, int tid, const char *name,
-		  bool kernel);
-int vt_slices_sched_switch(struct vt_slices *s, uint64_t ts, int prev_tid,
-			   int next_tid);
-int vt_slices_cpu_time(struct vt_slices *s, int tid, uint64_t cpu_ns);
-int vt_slices_thread(struct vt_slices *s, int tid, int pid, const char *name);
-int vt_slices_finish(struct vt_slices *s);
-const struct vt_thread *vt_slices_find_thread(const struct vt_slices *s,
-					      int tid);
+int vtrace_slices_init(struct vt_slices *s);
+void vtrace_slices_free(struct vt_slices *s);
+int vtrace_slices_marker(struct vt_slices *s, uint64_t ts, int tid,
+			 const char *text, size_t len);
+int vtrace_slices_begin(struct vt_slices *s, uint64_t ts, int pid, int tid,
+			const char *name, size_t name_len, bool kernel);
+int vtrace_slices_end(struct vt_slices *s, uint64_t ts, int tid,
+		      const char *name, bool kernel);
+int vtrace_slices_sched_switch(struct vt_slices *s, uint64_t ts, int prev_tid,
+			       int next_tid);
+int vtrace_slices_cpu_time(struct vt_slices *s, int tid, uint64_t cpu_ns);
+int vtrace_slices_thread(struct vt_slices *s, int tid, int pid,
+			 const char *name);
+int vtrace_slices_finish(struct vt_slices *s);
+const struct vt_thread *vtrace_slices_find_thread(const struct vt_slices *s,
+						  int tid);
 
 #endif /* _VTRACE_SLICES_H */

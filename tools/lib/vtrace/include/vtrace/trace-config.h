@@ -26,7 +26,7 @@ extern const struct vtrace_pb_message vtrace_trace_config_schema;
 #define VTRACE_FTRACE_DATA_SOURCE "linux.ftrace"
 
 enum vtrace_config_format {
-	VTRACE_CONFIG_AUTO, /* binary when vtrace_proto_is_binary() says so */
+	VTRACE_CONFIG_AUTO, /* binary when vt_proto_is_binary() says so */
 	VTRACE_CONFIG_TEXT,
 	VTRACE_CONFIG_BINARY,
 };

@@ -20,7 +20,7 @@ struct tep_record;
 struct tracecmd_input;
 
 /**
- * vt_tracedat_open - check and open a trace.dat
+ * vtrace_tracedat_open - check and open a trace.dat
  * @path: the file
  * @handlep: set to the open file on success, NULL on failure
  * @msg: set to why the file cannot be read, on failure
@@ -33,11 +33,11 @@ struct tracecmd_input;
  * that is truncated, corrupt or not a trace.dat, or another negative
  * errno when it cannot be read.
  */
-int vt_tracedat_open(const char *path, struct tracecmd_input **handlep,
-		     char *msg, size_t msg_size);
+int vtrace_tracedat_open(const char *path, struct tracecmd_input **handlep,
+			 char *msg, size_t msg_size);
 
 /**
- * vt_tracedat_record_ok - whether a record can be decoded safely
+ * vtrace_tracedat_record_ok - whether a record can be decoded safely
  * @event: the record's event
  * @record: the record
  * @msg: set to what is wrong (without the file's name), when it is not
@@ -51,7 +51,8 @@ int vt_tracedat_open(const char *path, struct tracecmd_input **handlep,
  * Return: true when every field of @event lies inside @record and its
  * contents are sane.
  */
-bool vt_tracedat_record_ok(struct tep_event *event, struct tep_record *record,
-			   char *msg, size_t msg_size);
+bool vtrace_tracedat_record_ok(struct tep_event *event,
+			       struct tep_record *record, char *msg,
+			       size_t msg_size);
 
 #endif /* _VTRACE_TRACEDAT_INPUT_H */

@@ -3,7 +3,7 @@
  * A trace.dat's records in timestamp order, read ahead by a thread.
  *
  * libtracecmd's reading (pages, decompression, the per-CPU merge) runs in
- * a reader thread that checks each record (vt_tracedat_record_ok()) and
+ * a reader thread that checks each record (vtrace_tracedat_record_ok()) and
  * copies it into a bounded queue; the caller takes the records in order
  * and may format them with libtraceevent meanwhile. The reader thread
  * touches only the tracecmd_input handle and, read-only, the events'
@@ -20,13 +20,13 @@ struct tep_record;
 struct tracecmd_input;
 struct vt_tracedat_stream;
 
-int vt_tracedat_stream_start(struct tracecmd_input *handle, int cpu,
-			     const int *event_ids, int nr_event_ids,
-			     struct vt_tracedat_stream **out);
-struct tep_record *vt_tracedat_stream_next(struct vt_tracedat_stream *s,
-					   struct tep_event **event);
-int vt_tracedat_stream_error(struct vt_tracedat_stream *s, char *msg,
-			     size_t msg_size);
-void vt_tracedat_stream_free(struct vt_tracedat_stream *s);
+int vtrace_tracedat_stream_start(struct tracecmd_input *handle, int cpu,
+				 const int *event_ids, int nr_event_ids,
+				 struct vt_tracedat_stream **out);
+struct tep_record *vtrace_tracedat_stream_next(struct vt_tracedat_stream *s,
+					       struct tep_event **event);
+int vtrace_tracedat_stream_error(struct vt_tracedat_stream *s, char *msg,
+				 size_t msg_size);
+void vtrace_tracedat_stream_free(struct vt_tracedat_stream *s);
 
 #endif /* _VTRACE_TRACEDAT_STREAM_H */

@@ -12,32 +12,32 @@
  * Usage:
  *
  *	td = NULL;
- *	ret = vt_tracedat_create(&td, "trace.dat", &opts);  // metadata now
+ *	ret = vtrace_tracedat_create(&td, "trace.dat", &opts);  // metadata now
  *	while (recording)
- *		ret = vt_tracedat_add_page(td, cpu, page, len); // raw sub-buffers
- *	ret = vt_tracedat_finish(td);                       // or _abort()
+ *		ret = vtrace_tracedat_add_page(td, cpu, page, len); // raw sub-buffers
+ *	ret = vtrace_tracedat_finish(td);                       // or _abort()
  *	if (ret)
- *		warn(vt_tracedat_strerror(td));
- *	vt_tracedat_close(td);
+ *		warn(vtrace_tracedat_strerror(td));
+ *	vtrace_tracedat_close(td);
  *
- * Faults. Until vt_tracedat_finish() completes, the file is written
+ * Faults. Until vtrace_tracedat_finish() completes, the file is written
  * under a temporary name next to the output (a file already at the
  * output's name stays until the new one replaces it), carries a marker
  * in place of the trace.dat magic, so neither trace-cmd nor vtrace
  * report mistakes it for a finished trace, and holds an in-progress
- * record from which vt_tracedat_recover() finishes it after a SIGKILL. Per-CPU data is
+ * record from which vtrace_tracedat_recover() finishes it after a SIGKILL. Per-CPU data is
  * written straight into FILE, each CPU into its own far-apart share of a
- * sparse file, and the gaps are closed by vt_tracedat_finish(); on file
+ * sparse file, and the gaps are closed by vtrace_tracedat_finish(); on file
  * systems without sparse files it goes to FILE.cpuN next to the output
  * and is moved in (tracedat-cpu-data.c). Either way, finishing frees
  * each chunk at its source before writing it, so it needs no free disk
  * space beyond what create() reserved. When a write
- * fails (disk full, I/O error) vt_tracedat_add_page() returns the error
- * and keeps what it had; vt_tracedat_finish() then still produces a
+ * fails (disk full, I/O error) vtrace_tracedat_add_page() returns the error
+ * and keeps what it had; vtrace_tracedat_finish() then still produces a
  * valid trace.dat with every page written before the failure.
  *
  * Functions return 0 or a negative errno and never print; the text of
- * the last failure is in vt_tracedat_strerror().
+ * the last failure is in vtrace_tracedat_strerror().
  */
 #ifndef VTRACE_TRACEDAT_WRITER_H
 #define VTRACE_TRACEDAT_WRITER_H
@@ -51,7 +51,7 @@ struct vt_tracedat;
  * struct vt_tracedat_opts - what to record into a new trace.dat
  * @instance: tracefs instance being recorded; NULL for the top instance.
  *	Its trace_clock is stored as the file's clock, its per-CPU stats as
- *	the file's CPU statistics. Must stay valid until vt_tracedat_finish().
+ *	the file's CPU statistics. Must stay valid until vtrace_tracedat_finish().
  * @ncpus: number of per-CPU buffers (CPUs 0..@ncpus-1) that will be added.
  * @page_size: size of one ring-buffer sub-buffer, in bytes (the system
  *	page size unless buffer_subbuf_size_kb was changed); a power of two.
@@ -67,7 +67,7 @@ struct vt_tracedat_opts {
 };
 
 /**
- * vt_tracedat_create - start a trace.dat file and gather its metadata
+ * vtrace_tracedat_create - start a trace.dat file and gather its metadata
  * @tdp: set to the new writer on success, left NULL on failure
  * @path: output file (FILE.cpu0 .. FILE.cpuN-1 too, without sparse files)
  * @opts: see struct vt_tracedat_opts
@@ -75,16 +75,16 @@ struct vt_tracedat_opts {
  * Reads header_page, header_event, event formats, /proc/kallsyms,
  * printk_formats and trace_clock now (before recording starts, so events
  * of a module unloaded mid-record keep their formats) and writes them.
- * saved_cmdlines and per-CPU stats are read by vt_tracedat_finish().
+ * saved_cmdlines and per-CPU stats are read by vtrace_tracedat_finish().
  *
  * Return: 0, or a negative errno (-EINVAL for bad @opts, -ENOENT for an
  * event in @opts->events that tracefs does not have, I/O errors).
  */
-int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
-		       const struct vt_tracedat_opts *opts);
+int vtrace_tracedat_create(struct vt_tracedat **tdp, const char *path,
+			   const struct vt_tracedat_opts *opts);
 
 /**
- * vt_tracedat_add_page - append one raw ring-buffer sub-buffer of a CPU
+ * vtrace_tracedat_add_page - append one raw ring-buffer sub-buffer of a CPU
  * @td: writer
  * @cpu: CPU the page was read from, 0 .. ncpus-1
  * @page: the sub-buffer as the kernel lays it out (timestamp, commit, data)
@@ -95,13 +95,13 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
  * when the CPU's share of the file is full). After an error the pages
  * added before it are kept; finish the file as usual.
  */
-int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
-			 size_t len);
-int vt_tracedat_splice_page(struct vt_tracedat *td, int cpu, int pipe,
-			    void *spill);
+int vtrace_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
+			     size_t len);
+int vtrace_tracedat_splice_page(struct vt_tracedat *td, int cpu, int pipe,
+				void *spill);
 
 /**
- * vt_tracedat_finish - complete the file
+ * vtrace_tracedat_finish - complete the file
  * @td: writer; no pages can be added afterwards
  *
  * Writes saved_cmdlines, the options (clock, CPU count, per-CPU stats,
@@ -111,76 +111,76 @@ int vt_tracedat_splice_page(struct vt_tracedat *td, int cpu, int pipe,
  * Return: 0, or a negative errno; then the file stays marked incomplete
  * and the data not yet in place is still where it was written.
  */
-int vt_tracedat_finish(struct vt_tracedat *td);
+int vtrace_tracedat_finish(struct vt_tracedat *td);
 
 /**
- * vt_tracedat_close - free @td, keeping the files as they are
+ * vtrace_tracedat_close - free @td, keeping the files as they are
  * @td: writer, may be NULL
  *
- * After a failed or missing vt_tracedat_finish() the output stays marked
+ * After a failed or missing vtrace_tracedat_finish() the output stays marked
  * incomplete and keeps its data (or FILE.cpuN do).
  */
-void vt_tracedat_close(struct vt_tracedat *td);
+void vtrace_tracedat_close(struct vt_tracedat *td);
 
 /**
- * vt_tracedat_abort - drop an unfinished file, its temporary files and @td
+ * vtrace_tracedat_abort - drop an unfinished file, its temporary files and @td
  * @td: writer, may be NULL
  */
-void vt_tracedat_abort(struct vt_tracedat *td);
+void vtrace_tracedat_abort(struct vt_tracedat *td);
 
 /**
- * vt_tracedat_strerror - describe the last failure of @td
+ * vtrace_tracedat_strerror - describe the last failure of @td
  * @td: writer
  *
  * Return: a message such as "writing trace.dat.cpu1: No space left on
  * device", or "" if nothing failed. Valid until @td is freed.
  */
-const char *vt_tracedat_strerror(const struct vt_tracedat *td);
+const char *vtrace_tracedat_strerror(const struct vt_tracedat *td);
 
 /**
- * vt_tracedat_head - the metadata of a trace.dat, for a collector
+ * vtrace_tracedat_head - the metadata of a trace.dat, for a collector
  * @opts: see struct vt_tracedat_opts
  * @data: set to the bytes, malloc()ed; free() them
  * @len: set to their number
  * @err: the text of a failure
  * @err_len: room in @err
  *
- * Everything vt_tracedat_create() and vt_tracedat_finish() write before
+ * Everything vtrace_tracedat_create() and vtrace_tracedat_finish() write before
  * the flyrecord section, read now: the magic, header_page, header_event,
  * event formats, kallsyms, printk_formats, saved_cmdlines, the CPU count
  * and the options (clock, uname, version; no per-CPU stats, which exist
  * only at the end). "trace-cmd listen" appends the per-CPU data to them.
  *
- * Return: 0, or a negative errno as vt_tracedat_create()'s.
+ * Return: 0, or a negative errno as vtrace_tracedat_create()'s.
  */
-int vt_tracedat_head(const struct vt_tracedat_opts *opts, char **data,
-		     size_t *len, char *err, size_t err_len);
+int vtrace_tracedat_head(const struct vt_tracedat_opts *opts, char **data,
+			 size_t *len, char *err, size_t err_len);
 
 /**
- * vt_tracedat_check_incomplete - tell whether @path is an unfinished file
+ * vtrace_tracedat_check_incomplete - tell whether @path is an unfinished file
  * @path: a file given to vtrace report
  *
  * Return: 1 when @path carries the in-progress marker of this writer
- * (the recording was killed or crashed before vt_tracedat_finish()),
+ * (the recording was killed or crashed before vtrace_tracedat_finish()),
  * 0 when it does not, or a negative errno when it cannot be read.
  */
-int vt_tracedat_check_incomplete(const char *path);
+int vtrace_tracedat_check_incomplete(const char *path);
 
 /**
- * vt_tracedat_partial_path - the file being written until it is finished
+ * vtrace_tracedat_partial_path - the file being written until it is finished
  * @td: writer, may be NULL
  *
  * The output is written under a temporary name in its directory and
- * renamed when vt_tracedat_finish() completes. A recording killed before
+ * renamed when vtrace_tracedat_finish() completes. A recording killed before
  * leaves this file (and FILE.cpuN next to it, without sparse files),
- * which vt_tracedat_recover() turns into a trace.dat.
+ * which vtrace_tracedat_recover() turns into a trace.dat.
  *
  * Return: the temporary file's path, or NULL once it has its name.
  */
-const char *vt_tracedat_partial_path(const struct vt_tracedat *td);
+const char *vtrace_tracedat_partial_path(const struct vt_tracedat *td);
 
 /**
- * struct vt_tracedat_recovery - what vt_tracedat_recover() made
+ * struct vt_tracedat_recovery - what vtrace_tracedat_recover() made
  * @output: the file written; free()
  * @ncpus: CPUs of the recording
  * @page_size: size of a sub-buffer
@@ -202,8 +202,8 @@ struct vt_tracedat_recovery {
 };
 
 /**
- * vt_tracedat_recover - finish the file of a killed recording
- * @in: the unfinished file (vt_tracedat_partial_path() of the writer)
+ * vtrace_tracedat_recover - finish the file of a killed recording
+ * @in: the unfinished file (vtrace_tracedat_partial_path() of the writer)
  * @out: the trace.dat to write; NULL: the name the recording was to give
  *	it, next to @in, which must not exist yet
  * @r: filled in on success
@@ -219,8 +219,8 @@ struct vt_tracedat_recovery {
  * -EEXIST when @out is NULL and the default name exists, or another
  * negative errno.
  */
-int vt_tracedat_recover(const char *in, const char *out,
-			struct vt_tracedat_recovery *r, char *msg,
-			size_t msg_size);
+int vtrace_tracedat_recover(const char *in, const char *out,
+			    struct vt_tracedat_recovery *r, char *msg,
+			    size_t msg_size);
 
 #endif /* VTRACE_TRACEDAT_WRITER_H */

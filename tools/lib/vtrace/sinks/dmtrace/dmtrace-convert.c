@@ -37,7 +37,7 @@ static int conv_create(void **writer, int fd, const struct vt_convert_input *in)
 	if (!c)
 		return -ENOMEM;
 	c->fd = fd;
-	ret = vt_slices_feed_new(&c->feed, in->tep);
+	ret = vtrace_slices_feed_new(&c->feed, in->tep);
 	if (ret) {
 		free(c);
 		return ret;
@@ -56,7 +56,7 @@ static int conv_create(void **writer, int fd, const struct vt_convert_input *in)
 static int conv_add_record(void *writer, struct tep_record *record)
 {
 	struct dmtrace_conv *c = writer;
-	int ret = vt_slices_feed_record(c->feed, record);
+	int ret = vtrace_slices_feed_record(c->feed, record);
 
 	if (ret)
 		snprintf(c->msg, sizeof(c->msg), "%s", strerror(-ret));
@@ -77,9 +77,9 @@ static int conv_finish(void *writer)
 	FILE *f = NULL;
 	int fd, ret;
 
-	ret = vt_slices_init(&s);
+	ret = vtrace_slices_init(&s);
 	if (!ret)
-		ret = vt_slices_feed_finish(c->feed, &s);
+		ret = vtrace_slices_feed_finish(c->feed, &s);
 	if (ret) {
 		snprintf(c->msg, sizeof(c->msg), "%s", strerror(-ret));
 		goto out;
@@ -93,13 +93,14 @@ static int conv_finish(void *writer)
 			close(fd);
 		goto out;
 	}
-	ret = vt_dmtrace_write_stream(&s, f, f, &stats, c->msg, sizeof(c->msg));
+	ret = vtrace_dmtrace_write_stream(&s, f, f, &stats, c->msg,
+					  sizeof(c->msg));
 	if (fclose(f) && !ret) {
 		ret = -errno;
 		snprintf(c->msg, sizeof(c->msg), "%s", strerror(errno));
 	}
 out:
-	vt_slices_free(&s);
+	vtrace_slices_free(&s);
 	return ret;
 }
 
@@ -122,7 +123,7 @@ static void conv_free(void *writer)
 {
 	struct dmtrace_conv *c = writer;
 
-	vt_slices_feed_free(c->feed);
+	vtrace_slices_feed_free(c->feed);
 	free(c);
 }
 
@@ -135,34 +136,35 @@ const struct vtrace_convert_ops vt_dmtrace_convert_ops = {
 };
 
 /**
- * vt_dmtrace_convert_split - a trace.dat's slices as a .key + .data pair
+ * vtrace_dmtrace_convert_split - a trace.dat's slices as a .key + .data pair
  * @in: the trace.dat
  * @out: the pair's name (a ".trace" ending is replaced, see
- *	vt_dmtrace_write())
+ *	vtrace_dmtrace_write())
  * @stats: filled in with what was written
  * @msg: set to why, on failure (naming the file)
  * @msg_size: size of @msg
  *
  * Return: 0, or a negative errno.
  */
-int vt_dmtrace_convert_split(const char *in, const char *out,
-			     struct vt_dmtrace_write_stats *stats, char *msg,
-			     size_t msg_size)
+int vtrace_dmtrace_convert_split(const char *in, const char *out,
+				 struct vt_dmtrace_write_stats *stats,
+				 char *msg, size_t msg_size)
 {
 	char why[256] = "";
 	struct vt_slices s;
 	int ret;
 
-	ret = vt_slices_init(&s);
+	ret = vtrace_slices_init(&s);
 	if (!ret)
-		ret = vt_slices_from_tracedat(&s, in, why, sizeof(why));
+		ret = vtrace_slices_from_tracedat(&s, in, why, sizeof(why));
 	if (ret) {
 		snprintf(msg, msg_size, "%s", why);
 	} else {
-		ret = vt_dmtrace_write(&s, out, true, stats, why, sizeof(why));
+		ret = vtrace_dmtrace_write(&s, out, true, stats, why,
+					   sizeof(why));
 		if (ret)
 			snprintf(msg, msg_size, "%s", why);
 	}
-	vt_slices_free(&s);
+	vtrace_slices_free(&s);
 	return ret;
 }

@@ -452,8 +452,8 @@ static int parse_data(struct vt_dmtrace *t, const unsigned char *d, size_t len,
 }
 
 /**
- * vt_dmtrace_parse - parse a split trace (.key text and .data)
- * @t: filled in; free with vt_dmtrace_free() whatever the result
+ * vtrace_dmtrace_parse - parse a split trace (.key text and .data)
+ * @t: filled in; free with vtrace_dmtrace_free() whatever the result
  * @key: the key text
  * @key_len: its bytes
  * @data: the binary data
@@ -463,9 +463,9 @@ static int parse_data(struct vt_dmtrace *t, const unsigned char *d, size_t len,
  *
  * Return: 0, -EINVAL for a malformed trace, or -ENOMEM.
  */
-int vt_dmtrace_parse(struct vt_dmtrace *t, const char *key, size_t key_len,
-		     const unsigned char *data, size_t data_len, char *msg,
-		     size_t msg_size)
+int vtrace_dmtrace_parse(struct vt_dmtrace *t, const char *key, size_t key_len,
+			 const unsigned char *data, size_t data_len, char *msg,
+			 size_t msg_size)
 {
 	size_t used;
 	int ret;
@@ -478,8 +478,8 @@ int vt_dmtrace_parse(struct vt_dmtrace *t, const char *key, size_t key_len,
 }
 
 /**
- * vt_dmtrace_parse_combined - parse a combined trace (key text, then data)
- * @t: filled in; free with vt_dmtrace_free() whatever the result
+ * vtrace_dmtrace_parse_combined - parse a combined trace (key text, then data)
+ * @t: filled in; free with vtrace_dmtrace_free() whatever the result
  * @buf: the file's bytes
  * @len: their number
  * @msg: set to what is wrong, on -EINVAL
@@ -487,8 +487,9 @@ int vt_dmtrace_parse(struct vt_dmtrace *t, const char *key, size_t key_len,
  *
  * Return: 0, -EINVAL for a malformed trace, or -ENOMEM.
  */
-int vt_dmtrace_parse_combined(struct vt_dmtrace *t, const unsigned char *buf,
-			      size_t len, char *msg, size_t msg_size)
+int vtrace_dmtrace_parse_combined(struct vt_dmtrace *t,
+				  const unsigned char *buf, size_t len,
+				  char *msg, size_t msg_size)
 {
 	size_t used;
 	int ret;
@@ -501,10 +502,10 @@ int vt_dmtrace_parse_combined(struct vt_dmtrace *t, const unsigned char *buf,
 }
 
 /**
- * vt_dmtrace_free - free a parsed trace
+ * vtrace_dmtrace_free - free a parsed trace
  * @t: the trace
  */
-void vt_dmtrace_free(struct vt_dmtrace *t)
+void vtrace_dmtrace_free(struct vt_dmtrace *t)
 {
 	size_t i;
 
@@ -525,7 +526,7 @@ static int read_file(const char *path, unsigned char **buf, size_t *len)
 	size_t got = 0;
 	int fd, ret = 0;
 
-	ret = vt_input_open(path, &fd);
+	ret = vtrace_input_open(path, &fd);
 	if (ret)
 		return ret;
 	if (fstat(fd, &st)) {
@@ -584,24 +585,24 @@ static int load_split(struct vt_dmtrace *t, const char *key_path,
 	ret = read_file(key_path, &key, &key_len);
 	if (ret) {
 		snprintf(msg, msg_size, "%s: %s", key_path,
-			 vt_input_strerror(ret));
+			 vtrace_input_strerror(ret));
 		return ret == -EINVAL ? -EINVAL : ret;
 	}
 	ret = read_file(data_path, &data, &data_len);
 	if (ret)
 		snprintf(msg, msg_size, "%s: %s", data_path,
-			 vt_input_strerror(ret));
+			 vtrace_input_strerror(ret));
 	else
-		ret = vt_dmtrace_parse(t, (const char *)key, key_len, data,
-				       data_len, msg, msg_size);
+		ret = vtrace_dmtrace_parse(t, (const char *)key, key_len, data,
+					   data_len, msg, msg_size);
 	free(key);
 	free(data);
 	return ret;
 }
 
 /**
- * vt_dmtrace_load - read a method trace from files
- * @t: filled in; free with vt_dmtrace_free() whatever the result
+ * vtrace_dmtrace_load - read a method trace from files
+ * @t: filled in; free with vtrace_dmtrace_free() whatever the result
  * @path: a combined .trace file; a .key or .data file of a split pair
  *	(the other is found by its extension); or the pair's base name
  * @msg: set to what is wrong, on failure
@@ -610,8 +611,8 @@ static int load_split(struct vt_dmtrace *t, const char *key_path,
  * Return: 0, -EINVAL for a malformed trace, or another negative errno
  * (with @msg naming the file) when a file cannot be read.
  */
-int vt_dmtrace_load(struct vt_dmtrace *t, const char *path, char *msg,
-		    size_t msg_size)
+int vtrace_dmtrace_load(struct vt_dmtrace *t, const char *path, char *msg,
+			size_t msg_size)
 {
 	unsigned char *buf = NULL;
 	char *key = NULL, *data = NULL;
@@ -632,10 +633,10 @@ int vt_dmtrace_load(struct vt_dmtrace *t, const char *path, char *msg,
 		ret = read_file(path, &buf, &len);
 		if (ret) {
 			snprintf(msg, msg_size, "%s: %s", path,
-				 vt_input_strerror(ret));
+				 vtrace_input_strerror(ret));
 			return ret;
 		}
-		ret = vt_dmtrace_parse_combined(t, buf, len, msg, msg_size);
+		ret = vtrace_dmtrace_parse_combined(t, buf, len, msg, msg_size);
 		free(buf);
 		return ret;
 	}
@@ -649,7 +650,7 @@ int vt_dmtrace_load(struct vt_dmtrace *t, const char *path, char *msg,
 }
 
 /**
- * vt_dmtrace_probe - whether @path names a method trace
+ * vtrace_dmtrace_probe - whether @path names a method trace
  * @path: a file, or the base name of a .key/.data pair
  *
  * By content: a file starting with "*version" (a combined trace or a key)
@@ -658,14 +659,14 @@ int vt_dmtrace_load(struct vt_dmtrace *t, const char *path, char *msg,
  *
  * Return: true for a method trace.
  */
-bool vt_dmtrace_probe(const char *path)
+bool vtrace_dmtrace_probe(const char *path)
 {
 	char head[sizeof(DMTRACE_KEY_VERSION)] = { 0 };
 	char *key;
 	bool found;
 	int fd, ret;
 
-	ret = vt_input_open(path, &fd);
+	ret = vtrace_input_open(path, &fd);
 	if (ret) {
 		if (ret != -ENOENT)
 			return false;
@@ -682,14 +683,14 @@ bool vt_dmtrace_probe(const char *path)
 }
 
 /**
- * vt_dmtrace_find_thread - the "*threads" entry of a record's thread id
+ * vtrace_dmtrace_find_thread - the "*threads" entry of a record's thread id
  * @t: the trace
  * @id: the id
  *
  * Return: the entry, or NULL when the key has none.
  */
 const struct vt_dmtrace_thread *
-vt_dmtrace_find_thread(const struct vt_dmtrace *t, unsigned int id)
+vtrace_dmtrace_find_thread(const struct vt_dmtrace *t, unsigned int id)
 {
 	size_t i;
 
@@ -700,9 +701,9 @@ vt_dmtrace_find_thread(const struct vt_dmtrace *t, unsigned int id)
 }
 
 /**
- * vt_dmtrace_slices - the slices of a method trace
+ * vtrace_dmtrace_slices - the slices of a method trace
  * @t: the trace
- * @s: an initialized, empty set (vt_slices_init()); finished on success
+ * @s: an initialized, empty set (vtrace_slices_init()); finished on success
  *
  * Each enter/exit pair of a thread is a slice; times are the wall clock
  * (the header's start plus the record's delta), the thread clock giving
@@ -710,7 +711,7 @@ vt_dmtrace_find_thread(const struct vt_dmtrace *t, unsigned int id)
  *
  * Return: 0, or -ENOMEM.
  */
-int vt_dmtrace_slices(const struct vt_dmtrace *t, struct vt_slices *s)
+int vtrace_dmtrace_slices(const struct vt_dmtrace *t, struct vt_slices *s)
 {
 	const struct vt_dmtrace_thread *th;
 	const struct vt_dmtrace_record *r;
@@ -735,21 +736,22 @@ int vt_dmtrace_slices(const struct vt_dmtrace *t, struct vt_slices *s)
 		name = t->methods[r->method].name;
 		ts = (t->start_us + r->wall_us) * 1000;
 		if (t->clock != VT_DMTRACE_CLOCK_WALL)
-			ret = vt_slices_cpu_time(s, tid,
-						 (uint64_t)r->cpu_us * 1000);
+			ret = vtrace_slices_cpu_time(
+				s, tid, (uint64_t)r->cpu_us * 1000);
 		if (ret)
 			break;
 		if (r->action == DMTRACE_ACTION_ENTER)
-			ret = vt_slices_begin(s, ts, pid, tid, name,
-					      strlen(name), false);
+			ret = vtrace_slices_begin(s, ts, pid, tid, name,
+						  strlen(name), false);
 		else
-			ret = vt_slices_end(s, ts, tid, name, false);
+			ret = vtrace_slices_end(s, ts, tid, name, false);
 	}
 	for (i = 0; i < t->nr_threads && !ret; i++)
-		ret = vt_slices_thread(s, t->threads[i].tid, t->threads[i].pid,
-				       t->threads[i].name);
+		ret = vtrace_slices_thread(s, t->threads[i].tid,
+					   t->threads[i].pid,
+					   t->threads[i].name);
 	free(by_id);
 	if (!ret)
-		ret = vt_slices_finish(s);
+		ret = vtrace_slices_finish(s);
 	return ret;
 }

@@ -392,10 +392,10 @@ static int write_one(struct writer *w, const char *path, bool key, bool data,
 	FILE *f = NULL;
 	int ret, fd;
 
-	ret = vt_output_file_create(&out, path);
+	ret = vtrace_output_file_create(&out, path);
 	if (ret)
 		return fail(msg, msg_size, ret, "%s: %s", path,
-			    vt_output_file_strerror(ret));
+			    vtrace_output_file_strerror(ret));
 	fd = dup(out.fd);
 	if (fd >= 0)
 		f = fdopen(fd, "w");
@@ -403,7 +403,7 @@ static int write_one(struct writer *w, const char *path, bool key, bool data,
 		ret = -errno;
 		if (fd >= 0)
 			close(fd);
-		vt_output_file_discard(&out);
+		vtrace_output_file_discard(&out);
 		return fail(msg, msg_size, ret, "%s: %s", path, strerror(-ret));
 	}
 	ret = key ? write_key(w, f) : 0;
@@ -415,10 +415,10 @@ static int write_one(struct writer *w, const char *path, bool key, bool data,
 		ret = fail(msg, msg_size, -errno, "%s: %s", path,
 			   strerror(errno));
 	if (ret) {
-		vt_output_file_discard(&out);
+		vtrace_output_file_discard(&out);
 		return ret;
 	}
-	ret = vt_output_file_commit(&out, false);
+	ret = vtrace_output_file_commit(&out, false);
 	if (ret)
 		return fail(msg, msg_size, ret, "%s: %s", path, strerror(-ret));
 	return 0;
@@ -481,7 +481,7 @@ static int finish(struct writer *w, int ret, char *msg, size_t msg_size)
 }
 
 /**
- * vt_dmtrace_write_stream - write slices as a version 3 method trace to
+ * vtrace_dmtrace_write_stream - write slices as a version 3 method trace to
  *	open streams
  * @s: finished slices
  * @key: where the key text goes
@@ -493,9 +493,10 @@ static int finish(struct writer *w, int ret, char *msg, size_t msg_size)
  * Return: 0, -EOVERFLOW when the trace does not fit the format (too
  * long, too many threads), -EIO when a stream fails, or -ENOMEM.
  */
-int vt_dmtrace_write_stream(const struct vt_slices *s, FILE *key, FILE *data,
-			    struct vt_dmtrace_write_stats *stats, char *msg,
-			    size_t msg_size)
+int vtrace_dmtrace_write_stream(const struct vt_slices *s, FILE *key,
+				FILE *data,
+				struct vt_dmtrace_write_stats *stats, char *msg,
+				size_t msg_size)
 {
 	struct writer w = { .s = s, .stats = stats };
 	int ret;
@@ -515,7 +516,7 @@ int vt_dmtrace_write_stream(const struct vt_slices *s, FILE *key, FILE *data,
 }
 
 /**
- * vt_dmtrace_write - write slices as a version 3 method trace
+ * vtrace_dmtrace_write - write slices as a version 3 method trace
  * @s: finished slices
  * @path: the combined .trace file, or with @split the pair's name: a
  *	".trace" ending is replaced by ".key" and ".data"
@@ -530,9 +531,9 @@ int vt_dmtrace_write_stream(const struct vt_slices *s, FILE *key, FILE *data,
  * Return: 0, -EOVERFLOW when the trace does not fit the format (too
  * long, too many threads), or another negative errno.
  */
-int vt_dmtrace_write(const struct vt_slices *s, const char *path, bool split,
-		     struct vt_dmtrace_write_stats *stats, char *msg,
-		     size_t msg_size)
+int vtrace_dmtrace_write(const struct vt_slices *s, const char *path,
+			 bool split, struct vt_dmtrace_write_stats *stats,
+			 char *msg, size_t msg_size)
 {
 	struct writer w = { .s = s, .stats = stats };
 	int ret;

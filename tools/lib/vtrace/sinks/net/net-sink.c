@@ -2,7 +2,7 @@
 /*
  * The collector sink (net-sink.h): a recording streamed to
  * "trace-cmd listen". The control connection carries the handshake and
- * the trace.dat metadata (vt_tracedat_head()); each CPU's raw
+ * the trace.dat metadata (vtrace_tracedat_head()); each CPU's raw
  * sub-buffers go over that CPU's data connection, which the listener
  * stores as is and appends to the metadata when the session closes.
  */
@@ -286,7 +286,7 @@ static int make_head(struct net_sink *ns, char **head, size_t *len)
 	char text[256];
 	int ret;
 
-	ret = vt_tracedat_head(&o, head, len, text, sizeof(text));
+	ret = vtrace_tracedat_head(&o, head, len, text, sizeof(text));
 	if (ret)
 		return set_err(ns, ret, "%s", text);
 	return 0;
@@ -297,9 +297,9 @@ static int send_head(struct net_sink *ns, const char *head, size_t len)
 	struct vtrace_tcmsg_err err = { 0 };
 	int ret;
 
-	ret = vtrace_tcmsg_send_data(ns->ctl, head, len, &err);
+	ret = vt_tcmsg_send_data(ns->ctl, head, len, &err);
 	if (!ret)
-		ret = vtrace_tcmsg_fin_data(ns->ctl, &err);
+		ret = vt_tcmsg_fin_data(ns->ctl, &err);
 	if (ret)
 		return set_err(ns, ret, "%s", err.text);
 	return 0;
@@ -335,10 +335,10 @@ static int net_begin(struct vtrace_sink *sink,
 		free(ports);
 		return ret;
 	}
-	ret = vtrace_tcmsg_agree_v3(ns->ctl, &err);
+	ret = vt_tcmsg_agree_v3(ns->ctl, &err);
 	if (!ret)
-		ret = vtrace_tcmsg_init(ns->ctl, ns->nr_cpus, info->subbuf_size,
-					!ns->opts.udp, ports, &err);
+		ret = vt_tcmsg_init(ns->ctl, ns->nr_cpus, info->subbuf_size,
+				    !ns->opts.udp, ports, &err);
 	if (ret)
 		set_err(ns, ret, "%s", err.text);
 	else
@@ -482,7 +482,7 @@ static int net_splice_subbuf(struct vtrace_sink *sink, int cpu, int pipe,
 	}
 	if (n > 0) {
 		/* The rest, after the part the stream took, before the next. */
-		ret = vt_read_all(pipe, c->pending + n, size - n);
+		ret = vtrace_read_all(pipe, c->pending + n, size - n);
 		if (ret)
 			return set_err(ns, ret, "cpu%d's pipe: %s", cpu,
 				       strerror(-ret));
@@ -492,7 +492,7 @@ static int net_splice_subbuf(struct vtrace_sink *sink, int cpu, int pipe,
 		c->spliced_subbufs++;
 		return 0;
 	}
-	ret = vt_read_all(pipe, spill, size);
+	ret = vtrace_read_all(pipe, spill, size);
 	if (ret)
 		return set_err(ns, ret, "cpu%d's pipe: %s", cpu,
 			       strerror(-ret));
@@ -537,8 +537,7 @@ static int net_finish(struct vtrace_sink *sink,
 		ret = flush_data(ns);
 		close_data(ns);
 		if (!ret) {
-			ret = vtrace_tcmsg_close(ns->ctl, CLOSE_TIMEOUT_MS,
-						 &err);
+			ret = vt_tcmsg_close(ns->ctl, CLOSE_TIMEOUT_MS, &err);
 			if (ret)
 				set_err(ns, ret, "%s", err.text);
 		}
@@ -624,7 +623,7 @@ static int connect_listener(struct net_sink *ns)
 	if (ns->ctl < 0)
 		return dial_err(ns, ns->ctl, gai, ns->opts.addr.port,
 				"the collector");
-	ret = vtrace_tcmsg_greeting(ns->ctl, &err);
+	ret = vt_tcmsg_greeting(ns->ctl, &err);
 	if (ret)
 		return set_err(ns, ret, "%s:%s: %s", ns->opts.addr.host,
 			       ns->opts.addr.port, err.text);

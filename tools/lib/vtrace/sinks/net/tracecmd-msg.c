@@ -164,7 +164,7 @@ static int expect(int fd, const char *want, size_t len, const char *what,
 }
 
 /**
- * vtrace_tcmsg_greeting - check that a listener answered
+ * vt_tcmsg_greeting - check that a listener answered
  * @fd: a connected TCP socket to "trace-cmd listen"
  * @err: the failure's text
  *
@@ -176,15 +176,15 @@ static int expect(int fd, const char *want, size_t len, const char *what,
  * something else); -ETIMEDOUT when it sent nothing; -ECONNRESET when it
  * closed the connection; another negative errno from the socket.
  */
-int vtrace_tcmsg_greeting(int fd, struct vtrace_tcmsg_err *err)
+int vt_tcmsg_greeting(int fd, struct vtrace_tcmsg_err *err)
 {
 	return expect(fd, TCMSG_GREETING, TCMSG_GREETING_LEN, "its greeting",
 		      err);
 }
 
 /**
- * vtrace_tcmsg_agree_v3 - agree on protocol version 3 with a listener
- * @fd: a socket after vtrace_tcmsg_greeting()
+ * vt_tcmsg_agree_v3 - agree on protocol version 3 with a listener
+ * @fd: a socket after vt_tcmsg_greeting()
  * @err: the failure's text
  *
  * From here on the listener allows 5 s between two messages: the
@@ -195,7 +195,7 @@ int vtrace_tcmsg_greeting(int fd, struct vtrace_tcmsg_err *err)
  * -ECONNRESET when it closed the connection; another negative errno from
  * the socket.
  */
-int vtrace_tcmsg_agree_v3(int fd, struct vtrace_tcmsg_err *err)
+int vt_tcmsg_agree_v3(int fd, struct vtrace_tcmsg_err *err)
 {
 	int ret;
 
@@ -294,8 +294,8 @@ static int parse_ports(const char *buf, size_t len, int cpus,
 }
 
 /**
- * vtrace_tcmsg_init - tell the listener the recording's shape, get ports
- * @fd: a socket after vtrace_tcmsg_agree_v3()
+ * vt_tcmsg_init - tell the listener the recording's shape, get ports
+ * @fd: a socket after vt_tcmsg_agree_v3()
  * @cpus: CPUs whose data will be sent (0..@cpus-1)
  * @page_size: the sub-buffer size; the listener reads data in these units
  * @tcp: data connections over TCP; UDP when false
@@ -306,8 +306,8 @@ static int parse_ports(const char *buf, size_t len, int cpus,
  * port list for @cpus CPUs; -ECONNRESET when it closed the connection;
  * another negative errno from the socket.
  */
-int vtrace_tcmsg_init(int fd, int cpus, unsigned int page_size, bool tcp,
-		      unsigned int *ports, struct vtrace_tcmsg_err *err)
+int vt_tcmsg_init(int fd, int cpus, unsigned int page_size, bool tcp,
+		  unsigned int *ports, struct vtrace_tcmsg_err *err)
 {
 	char fixed[TCMSG_TINIT_LEN], hdr[TCMSG_HDR_LEN];
 	uint32_t size, cmd, cmd_size;
@@ -356,16 +356,16 @@ int vtrace_tcmsg_init(int fd, int cpus, unsigned int page_size, bool tcp,
 }
 
 /**
- * vtrace_tcmsg_send_data - send part of the file's metadata
- * @fd: a socket after vtrace_tcmsg_init()
+ * vt_tcmsg_send_data - send part of the file's metadata
+ * @fd: a socket after vt_tcmsg_init()
  * @data: bytes to append to the listener's file
  * @len: their number
  * @err: the failure's text
  *
  * Return: 0 or a negative errno from the socket.
  */
-int vtrace_tcmsg_send_data(int fd, const void *data, size_t len,
-			   struct vtrace_tcmsg_err *err)
+int vt_tcmsg_send_data(int fd, const void *data, size_t len,
+		       struct vtrace_tcmsg_err *err)
 {
 	const size_t max = TCMSG_MAX_LEN - TCMSG_HDR_LEN;
 	const char *p = data;
@@ -385,21 +385,21 @@ int vtrace_tcmsg_send_data(int fd, const void *data, size_t len,
 }
 
 /**
- * vtrace_tcmsg_fin_data - end the metadata
- * @fd: a socket after vtrace_tcmsg_send_data()
+ * vt_tcmsg_fin_data - end the metadata
+ * @fd: a socket after vt_tcmsg_send_data()
  * @err: the failure's text
  *
  * Return: 0 or a negative errno from the socket.
  */
-int vtrace_tcmsg_fin_data(int fd, struct vtrace_tcmsg_err *err)
+int vt_tcmsg_fin_data(int fd, struct vtrace_tcmsg_err *err)
 {
 	return send_msg(fd, TCMSG_FIN_DATA, NULL, 0, NULL, 0, err,
 			"the end of the metadata");
 }
 
 /**
- * vtrace_tcmsg_close - end the session, wait until the listener is done
- * @fd: a socket after vtrace_tcmsg_fin_data(), with every data
+ * vt_tcmsg_close - end the session, wait until the listener is done
+ * @fd: a socket after vt_tcmsg_fin_data(), with every data
  *	connection closed
  * @timeout_ms: longest wait for the listener to close its end
  * @err: the failure's text
@@ -410,7 +410,7 @@ int vtrace_tcmsg_fin_data(int fd, struct vtrace_tcmsg_err *err)
  * Return: 0; -ETIMEDOUT when it did not close in time; another negative
  * errno from the socket.
  */
-int vtrace_tcmsg_close(int fd, int timeout_ms, struct vtrace_tcmsg_err *err)
+int vt_tcmsg_close(int fd, int timeout_ms, struct vtrace_tcmsg_err *err)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char buf[TCMSG_MAX_LEN];

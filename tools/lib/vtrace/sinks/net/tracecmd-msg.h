@@ -11,14 +11,14 @@
  *
  * A session, on one TCP connection to the listener:
  *
- *	vtrace_tcmsg_greeting(fd, &err);     // "tracecmd": it is a listener
+ *	vt_tcmsg_greeting(fd, &err);     // "tracecmd": it is a listener
  *	  (the listener waits for the version without a time limit)
- *	vtrace_tcmsg_agree_v3(fd, &err);     // "-1V3", "V3", magic, "OK"
- *	vtrace_tcmsg_init(fd, cpus, page_size, tcp, ports, &err);  // TINIT/RINIT
- *	vtrace_tcmsg_send_data(fd, metadata, len, &err);  // the trace.dat header
- *	vtrace_tcmsg_fin_data(fd, &err);     // ... ends it
+ *	vt_tcmsg_agree_v3(fd, &err);     // "-1V3", "V3", magic, "OK"
+ *	vt_tcmsg_init(fd, cpus, page_size, tcp, ports, &err);  // TINIT/RINIT
+ *	vt_tcmsg_send_data(fd, metadata, len, &err);  // the trace.dat header
+ *	vt_tcmsg_fin_data(fd, &err);     // ... ends it
  *	  (per-CPU data on connections to ports[cpu], raw sub-buffers)
- *	vtrace_tcmsg_close(fd, ms, &err);    // the listener assembles the file
+ *	vt_tcmsg_close(fd, ms, &err);    // the listener assembles the file
  *
  * Functions return 0 or a negative errno and never print; what went
  * wrong is written to @err.
@@ -44,13 +44,13 @@ struct vtrace_tcmsg_err {
 	char text[256];
 };
 
-int vtrace_tcmsg_greeting(int fd, struct vtrace_tcmsg_err *err);
-int vtrace_tcmsg_agree_v3(int fd, struct vtrace_tcmsg_err *err);
-int vtrace_tcmsg_init(int fd, int cpus, unsigned int page_size, bool tcp,
-		      unsigned int *ports, struct vtrace_tcmsg_err *err);
-int vtrace_tcmsg_send_data(int fd, const void *data, size_t len,
-			   struct vtrace_tcmsg_err *err);
-int vtrace_tcmsg_fin_data(int fd, struct vtrace_tcmsg_err *err);
-int vtrace_tcmsg_close(int fd, int timeout_ms, struct vtrace_tcmsg_err *err);
+int vt_tcmsg_greeting(int fd, struct vtrace_tcmsg_err *err);
+int vt_tcmsg_agree_v3(int fd, struct vtrace_tcmsg_err *err);
+int vt_tcmsg_init(int fd, int cpus, unsigned int page_size, bool tcp,
+		  unsigned int *ports, struct vtrace_tcmsg_err *err);
+int vt_tcmsg_send_data(int fd, const void *data, size_t len,
+		       struct vtrace_tcmsg_err *err);
+int vt_tcmsg_fin_data(int fd, struct vtrace_tcmsg_err *err);
+int vt_tcmsg_close(int fd, int timeout_ms, struct vtrace_tcmsg_err *err);
 
 #endif /* _VTRACE_TRACECMD_MSG_H */

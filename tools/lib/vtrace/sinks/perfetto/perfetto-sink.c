@@ -117,7 +117,7 @@ static int perfetto_begin(struct vtrace_sink *sink,
 	if (info->clock && strcmp(info->clock, "boot"))
 		opts.have_clock_pair = clock_pair(
 			info->instance, &opts.ftrace_ts, &opts.boot_ts);
-	ret = vt_output_file_create(&ps->file, sink->path);
+	ret = vtrace_output_file_create(&ps->file, sink->path);
 	if (ret) {
 		snprintf(ps->err, sizeof(ps->err), "creating %s: %s",
 			 sink->path, strerror(-ret));
@@ -127,7 +127,7 @@ static int perfetto_begin(struct vtrace_sink *sink,
 	if (ret) {
 		snprintf(ps->err, sizeof(ps->err), "writing %s: %s", sink->path,
 			 strerror(-ret));
-		vt_output_file_discard(&ps->file);
+		vtrace_output_file_discard(&ps->file);
 	}
 	return ret;
 }
@@ -205,7 +205,7 @@ static int perfetto_finish(struct vtrace_sink *sink,
 	load_tgids(ps);
 	ret = vt_perfetto_finish(ps->pf);
 	/* Even after a failed write: what is in the file is whole packets. */
-	commit = vt_output_file_commit(&ps->file, true);
+	commit = vtrace_output_file_commit(&ps->file, true);
 	if (commit && !ret)
 		snprintf(ps->err, sizeof(ps->err), "finishing %s: %s",
 			 sink->path, strerror(-commit));
@@ -214,7 +214,7 @@ static int perfetto_finish(struct vtrace_sink *sink,
 
 static void perfetto_abort(struct vtrace_sink *sink)
 {
-	vt_output_file_discard(&priv_of(sink)->file);
+	vtrace_output_file_discard(&priv_of(sink)->file);
 }
 
 static const char *perfetto_partial(const struct vtrace_sink *sink)

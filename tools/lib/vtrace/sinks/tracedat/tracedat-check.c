@@ -67,7 +67,7 @@ static int read_bytes(struct walk *w, void *buf, size_t len,
 
 	if (len > w->size - w->pos)
 		return truncated(w, section, w->pos + len);
-	ret = vt_pread_all(w->fd, buf, len, w->pos);
+	ret = vtrace_pread_all(w->fd, buf, len, w->pos);
 	if (ret == -ENODATA)
 		return truncated(w, section, w->pos + len);
 	if (ret)
@@ -503,7 +503,7 @@ static int walk_pages(struct walk *w, uint32_t cpu, uint64_t offset,
 	if (!buf)
 		return -ENOMEM;
 	for (page = offset; !ret && page < offset + len; page += w->page_size) {
-		ret = vt_pread_all(w->fd, buf, w->page_size, page);
+		ret = vtrace_pread_all(w->fd, buf, w->page_size, page);
 		if (ret == -ENODATA)
 			ret = truncated(w, "the CPU data", page + w->page_size);
 		if (ret)
@@ -627,7 +627,7 @@ static int walk_printk(struct walk *w)
 	text = malloc(len + 1);
 	if (!text)
 		return -ENOMEM;
-	ret = vt_pread_all(w->fd, text, len, w->pos);
+	ret = vtrace_pread_all(w->fd, text, len, w->pos);
 	text[len] = '\0';
 	for (line = strtok_r(text, "\n", &save); !ret && line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -738,10 +738,10 @@ int vt_tracedat_check(const char *path, char *msg, size_t msg_size)
 	int ret;
 
 	snprintf(msg, msg_size, "%s", "");
-	ret = vt_tracedat_check_incomplete(path);
+	ret = vtrace_tracedat_check_incomplete(path);
 	if (ret)
 		return ret > 0 ? -ENODATA : ret;
-	ret = vt_input_open(path, &w.fd);
+	ret = vtrace_input_open(path, &w.fd);
 	if (ret)
 		return ret;
 	if (fstat(w.fd, &st)) {

@@ -195,7 +195,7 @@ static int write_spare(struct vt_cpu_data *d, off_t at)
 	if (!zero)
 		return -ENOMEM;
 	d->spare = at;
-	ret = vt_pwrite_all(d->fd, zero, d->chunk, at);
+	ret = vtrace_pwrite_all(d->fd, zero, d->chunk, at);
 	free(zero);
 	if (ret)
 		return vt_tracedat_err_set(d->err, ret, "reserving space in %s",
@@ -286,10 +286,10 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 
 	if (ret)
 		return ret;
-	ret = vt_pwrite_all(c->fd, page, len, off);
+	ret = vtrace_pwrite_all(c->fd, page, len, off);
 	if (!ret && len < d->page_size)
-		ret = vt_pwrite_all(c->fd, d->zero_page, d->page_size - len,
-				    off + len);
+		ret = vtrace_pwrite_all(c->fd, d->zero_page, d->page_size - len,
+					off + len);
 	if (ret)
 		return vt_tracedat_err_set(d->err, ret, "writing %s",
 					   c->path ? c->path : d->path);
@@ -335,8 +335,8 @@ int vt_cpu_data_splice(struct vt_cpu_data *d, int cpu, int pipe, void *spill)
 		c->bytes += d->page_size;
 		return 0;
 	}
-	if (vt_pread_all(c->fd, spill, done, start) ||
-	    vt_read_all(pipe, (char *)spill + done, d->page_size - done))
+	if (vtrace_pread_all(c->fd, spill, done, start) ||
+	    vtrace_read_all(pipe, (char *)spill + done, d->page_size - done))
 		memset(spill, 0, d->page_size);
 	return ret;
 }
@@ -375,7 +375,7 @@ struct layout {
 
 static int record_progress(struct vt_cpu_data *d, struct layout *l)
 {
-	int ret = vt_pwrite_all(d->fd, &l->p, sizeof(l->p), l->at);
+	int ret = vtrace_pwrite_all(d->fd, &l->p, sizeof(l->p), l->at);
 
 	if (ret)
 		return vt_tracedat_err_set(
@@ -402,12 +402,12 @@ static int move_down(struct vt_cpu_data *d, int cpu, off_t src, off_t dst,
 	for (l->p.done = 0; l->p.done < bytes;) {
 		len = bytes - l->p.done < max ? bytes - l->p.done : max;
 		from = src + l->p.done;
-		ret = vt_pread_all(d->fd, l->chunk, len, from);
+		ret = vtrace_pread_all(d->fd, l->chunk, len, from);
 		if (ret)
 			return vt_tracedat_err_set(d->err, ret,
 						   "reading CPU %d data of %s",
 						   cpu, d->path);
-		ret = vt_pwrite_all(d->fd, l->chunk, len, dst + l->p.done);
+		ret = vtrace_pwrite_all(d->fd, l->chunk, len, dst + l->p.done);
 		if (ret)
 			return vt_tracedat_err_set(d->err, ret,
 						   "moving CPU %d data in %s",
@@ -422,7 +422,7 @@ static int move_down(struct vt_cpu_data *d, int cpu, off_t src, off_t dst,
 			return vt_tracedat_err_set(
 				d->err, -errno, "freeing space in %s", d->path);
 		if (l->p.done < bytes)
-			vtrace_test_phase("layout-step");
+			vt_test_phase("layout-step");
 	}
 	return 0;
 }
@@ -445,7 +445,7 @@ static int assemble_in_place(struct vt_cpu_data *d, const off_t *offs,
 			continue;
 		if (collapse && !fallocate(d->fd, FALLOC_FL_COLLAPSE_RANGE,
 					   offs[cpu], src - offs[cpu])) {
-			vtrace_test_phase("layout-step");
+			vt_test_phase("layout-step");
 			l->p.shift += src - offs[cpu];
 			l->p.size -= src - offs[cpu];
 		} else if (collapse && errno != EOPNOTSUPP && errno != EINVAL) {
@@ -463,7 +463,7 @@ static int assemble_in_place(struct vt_cpu_data *d, const off_t *offs,
 		ret = record_progress(d, l);
 		if (ret)
 			return ret;
-		vtrace_test_phase("layout-moved");
+		vt_test_phase("layout-moved");
 	}
 	l->p.moved = d->ncpus;
 	return record_progress(d, l);
@@ -484,23 +484,23 @@ static int move_in(struct vt_cpu_data *d, int cpu, off_t off, char *chunk)
 	while (pos > 0) {
 		len = pos < (off_t)d->chunk ? (size_t)pos : d->chunk;
 		pos -= len;
-		ret = vt_pread_all(c->fd, chunk, len, pos);
+		ret = vtrace_pread_all(c->fd, chunk, len, pos);
 		if (ret)
 			return vt_tracedat_err_set(d->err, ret, "reading %s",
 						   c->path);
-		ret = vt_pwrite_all(d->fd, chunk, len, off + pos);
+		ret = vtrace_pwrite_all(d->fd, chunk, len, off + pos);
 		if (ret)
 			return vt_tracedat_err_set(d->err, ret,
 						   "moving %s into %s", c->path,
 						   d->path);
-		vtrace_test_phase("layout-step");
+		vt_test_phase("layout-step");
 		if (ftruncate(c->fd, pos) < 0)
 			return vt_tracedat_err_set(d->err, -errno,
 						   "truncating %s", c->path);
 	}
 	unlink(c->path);
 	if (c->bytes)
-		vtrace_test_phase("layout-moved");
+		vt_test_phase("layout-moved");
 	return 0;
 }
 

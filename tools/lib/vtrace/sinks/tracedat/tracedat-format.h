@@ -25,7 +25,7 @@
  * The in-progress record, written where the header's remainder will go
  * (at the first TRACEDAT_PARTIAL_ALIGN boundary from the end of
  * printk_formats) while a recording runs and while its file is laid
- * out, so that a killed one can be finished by vt_tracedat_recover():
+ * out, so that a killed one can be finished by vtrace_tracedat_recover():
  * where each CPU's run starts, the clock, and during the layout step the
  * plan and the progress of the moves. All numbers in host byte order,
  * like the rest. Aligned so that a record within one page is replaced by

@@ -33,8 +33,8 @@ static bool cpu_files_left(const char *file)
 	return left;
 }
 
-int vt_tracedat_open(const char *path, struct tracecmd_input **handlep,
-		     char *msg, size_t msg_size)
+int vtrace_tracedat_open(const char *path, struct tracecmd_input **handlep,
+			 char *msg, size_t msg_size)
 {
 	char why[256];
 	int ret;
@@ -54,7 +54,8 @@ int vt_tracedat_open(const char *path, struct tracecmd_input **handlep,
 	else if (ret == -EINVAL)
 		snprintf(msg, msg_size, "%s: %s", path, why);
 	else if (ret)
-		snprintf(msg, msg_size, "%s: %s", path, vt_input_strerror(ret));
+		snprintf(msg, msg_size, "%s: %s", path,
+			 vtrace_input_strerror(ret));
 	if (ret)
 		return ret;
 
@@ -135,8 +136,9 @@ static bool fgraph_depth_ok(struct tep_event *event, struct tep_record *record,
 	return false;
 }
 
-bool vt_tracedat_record_ok(struct tep_event *event, struct tep_record *record,
-			   char *msg, size_t msg_size)
+bool vtrace_tracedat_record_ok(struct tep_event *event,
+			       struct tep_record *record, char *msg,
+			       size_t msg_size)
 {
 	struct tep_format_field *field;
 	unsigned long long end;

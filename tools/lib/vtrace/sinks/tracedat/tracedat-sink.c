@@ -14,7 +14,7 @@
 /**
  * struct tracedat_sink - the writer, and why it could not be made
  * @td: the writer, from ->begin() on
- * @create_err: text of a vt_tracedat_create() failure that left no writer
+ * @create_err: text of a vtrace_tracedat_create() failure that left no writer
  */
 struct tracedat_sink {
 	struct vt_tracedat *td;
@@ -37,7 +37,7 @@ static int tracedat_begin(struct vtrace_sink *sink,
 	};
 	int ret;
 
-	ret = vt_tracedat_create(&ts->td, sink->path, &opts);
+	ret = vtrace_tracedat_create(&ts->td, sink->path, &opts);
 	if (ret && !ts->td)
 		snprintf(ts->create_err, sizeof(ts->create_err), "%s",
 			 strerror(-ret));
@@ -47,7 +47,7 @@ static int tracedat_begin(struct vtrace_sink *sink,
 static int tracedat_add_subbuf(struct vtrace_sink *sink, int cpu,
 			       const void *subbuf, size_t size)
 {
-	return vt_tracedat_add_page(priv_of(sink)->td, cpu, subbuf, size);
+	return vtrace_tracedat_add_page(priv_of(sink)->td, cpu, subbuf, size);
 }
 
 /*
@@ -57,41 +57,41 @@ static int tracedat_add_subbuf(struct vtrace_sink *sink, int cpu,
 static int tracedat_splice_subbuf(struct vtrace_sink *sink, int cpu, int pipe,
 				  size_t size, void *spill)
 {
-	return vt_tracedat_splice_page(priv_of(sink)->td, cpu, pipe, spill);
+	return vtrace_tracedat_splice_page(priv_of(sink)->td, cpu, pipe, spill);
 }
 
 /* The writer reads the per-CPU counters from tracefs itself. */
 static int tracedat_finish(struct vtrace_sink *sink,
 			   const struct vtrace_sink_end *end)
 {
-	return vt_tracedat_finish(priv_of(sink)->td);
+	return vtrace_tracedat_finish(priv_of(sink)->td);
 }
 
 static void tracedat_abort(struct vtrace_sink *sink)
 {
 	struct tracedat_sink *ts = priv_of(sink);
 
-	vt_tracedat_abort(ts->td);
+	vtrace_tracedat_abort(ts->td);
 	ts->td = NULL;
 }
 
 static const char *tracedat_partial(const struct vtrace_sink *sink)
 {
-	return vt_tracedat_partial_path(priv_of(sink)->td);
+	return vtrace_tracedat_partial_path(priv_of(sink)->td);
 }
 
 static const char *tracedat_strerror(const struct vtrace_sink *sink)
 {
 	const struct tracedat_sink *ts = priv_of(sink);
 
-	return ts->td ? vt_tracedat_strerror(ts->td) : ts->create_err;
+	return ts->td ? vtrace_tracedat_strerror(ts->td) : ts->create_err;
 }
 
 static void tracedat_destroy(struct vtrace_sink *sink)
 {
 	struct tracedat_sink *ts = priv_of(sink);
 
-	vt_tracedat_close(ts->td);
+	vtrace_tracedat_close(ts->td);
 	free(ts);
 }
 

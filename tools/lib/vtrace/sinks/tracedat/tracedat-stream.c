@@ -195,7 +195,7 @@ static void *reader_thread(void *arg)
 					continue;
 				}
 				event = record_event(s, record);
-				if (event && !vt_tracedat_record_ok(
+				if (event && !vtrace_tracedat_record_ok(
 						     event, record, s->msg,
 						     sizeof(s->msg))) {
 					err = -EINVAL;
@@ -263,21 +263,21 @@ static int stream_tables(struct vt_tracedat_stream *s, struct tep_handle *tep,
 }
 
 /**
- * vt_tracedat_stream_start - start reading a trace.dat's records ahead
- * @handle: the file, from vt_tracedat_open(); the stream's thread reads
- *	it until vt_tracedat_stream_free(), so use it for nothing else
+ * vtrace_tracedat_stream_start - start reading a trace.dat's records ahead
+ * @handle: the file, from vtrace_tracedat_open(); the stream's thread reads
+ *	it until vtrace_tracedat_stream_free(), so use it for nothing else
  *	meanwhile
  * @cpu: only this CPU's records, or -1 for every CPU's, merged by
  *	timestamp as tracecmd_read_next_data() merges them
  * @event_ids: only records of these event ids, or NULL for every record
  * @nr_event_ids: the number of @event_ids
- * @out: set to the stream; free it with vt_tracedat_stream_free()
+ * @out: set to the stream; free it with vtrace_tracedat_stream_free()
  *
  * Return: 0, or a negative errno.
  */
-int vt_tracedat_stream_start(struct tracecmd_input *handle, int cpu,
-			     const int *event_ids, int nr_event_ids,
-			     struct vt_tracedat_stream **out)
+int vtrace_tracedat_stream_start(struct tracecmd_input *handle, int cpu,
+				 const int *event_ids, int nr_event_ids,
+				 struct vt_tracedat_stream **out)
 {
 	struct vt_tracedat_stream *s;
 	int i, ret;
@@ -307,7 +307,7 @@ int vt_tracedat_stream_start(struct tracecmd_input *handle, int cpu,
 		s->started = !ret;
 	}
 	if (ret) {
-		vt_tracedat_stream_free(s);
+		vtrace_tracedat_stream_free(s);
 		return ret;
 	}
 	*out = s;
@@ -315,19 +315,19 @@ int vt_tracedat_stream_start(struct tracecmd_input *handle, int cpu,
 }
 
 /**
- * vt_tracedat_stream_next - the next record of a stream
+ * vtrace_tracedat_stream_next - the next record of a stream
  * @s: the stream
  * @event: set to the record's event, or NULL for an id the file does not
  *	define
  *
  * The record stays valid until the next call; its data is a copy that
- * vt_tracedat_record_ok() has accepted.
+ * vtrace_tracedat_record_ok() has accepted.
  *
  * Return: the record, or NULL at the end of the records or on an error
- * (see vt_tracedat_stream_error()).
+ * (see vtrace_tracedat_stream_error()).
  */
-struct tep_record *vt_tracedat_stream_next(struct vt_tracedat_stream *s,
-					   struct tep_event **event)
+struct tep_record *vtrace_tracedat_stream_next(struct vt_tracedat_stream *s,
+					       struct tep_event **event)
 {
 	struct stream_record *r;
 
@@ -363,16 +363,16 @@ struct tep_record *vt_tracedat_stream_next(struct vt_tracedat_stream *s,
 }
 
 /**
- * vt_tracedat_stream_error - why a stream ended
- * @s: the stream, after vt_tracedat_stream_next() returned NULL
+ * vtrace_tracedat_stream_error - why a stream ended
+ * @s: the stream, after vtrace_tracedat_stream_next() returned NULL
  * @msg: set to the reason, for -EINVAL
  * @msg_size: the size of @msg
  *
  * Return: 0 at the end of the records, -EINVAL for a corrupt record
  * (the records before it were all returned), or another negative errno.
  */
-int vt_tracedat_stream_error(struct vt_tracedat_stream *s, char *msg,
-			     size_t msg_size)
+int vtrace_tracedat_stream_error(struct vt_tracedat_stream *s, char *msg,
+				 size_t msg_size)
 {
 	int err;
 
@@ -384,10 +384,10 @@ int vt_tracedat_stream_error(struct vt_tracedat_stream *s, char *msg,
 }
 
 /**
- * vt_tracedat_stream_free - stop a stream's thread and free the stream
+ * vtrace_tracedat_stream_free - stop a stream's thread and free the stream
  * @s: the stream, may be NULL
  */
-void vt_tracedat_stream_free(struct vt_tracedat_stream *s)
+void vtrace_tracedat_stream_free(struct vt_tracedat_stream *s)
 {
 	int i;
 

@@ -152,7 +152,7 @@ static int buf_flush(struct vt_tracedat *td, struct out_buf *b, off_t *off,
 	int ret = b->err;
 
 	if (!ret)
-		ret = vt_pwrite_all(td->fd, b->data, b->len, *off);
+		ret = vtrace_pwrite_all(td->fd, b->data, b->len, *off);
 	if (ret)
 		return set_error(td, ret, "writing %s of %s", what, td->path);
 	*off += b->len;
@@ -404,9 +404,10 @@ static int write_kallsyms(struct vt_tracedat *td, off_t *off)
 	if (!data || len > UINT32_MAX)
 		len = 0;
 	len32 = len;
-	ret = vt_pwrite_all(td->fd, &len32, sizeof(len32), *off);
+	ret = vtrace_pwrite_all(td->fd, &len32, sizeof(len32), *off);
 	if (!ret)
-		ret = vt_pwrite_all(td->fd, data, len, *off + sizeof(len32));
+		ret = vtrace_pwrite_all(td->fd, data, len,
+					*off + sizeof(len32));
 	free(data);
 	if (ret)
 		return set_error(td, ret, "writing kallsyms of %s", td->path);
@@ -477,7 +478,7 @@ static int write_metadata(struct vt_tracedat *td,
 	zero = calloc(1, reserve);
 	if (!zero)
 		return -ENOMEM;
-	ret = vt_pwrite_all(td->fd, zero, reserve, off);
+	ret = vtrace_pwrite_all(td->fd, zero, reserve, off);
 	free(zero);
 	if (ret)
 		return set_error(td, ret, "reserving space in %s", td->path);
@@ -488,9 +489,9 @@ static int write_metadata(struct vt_tracedat *td,
 static void free_tracedat(struct vt_tracedat *td, bool remove_files)
 {
 	if (remove_files)
-		vt_output_file_discard(&td->out);
+		vtrace_output_file_discard(&td->out);
 	else
-		vt_output_file_keep(&td->out);
+		vtrace_output_file_keep(&td->out);
 	vt_cpu_data_close(td->data, remove_files);
 	free(td->recovered);
 	free(td->runs);
@@ -539,8 +540,8 @@ static int write_partial(struct vt_tracedat *td)
 	int ret;
 
 	fill_partial(td, &p);
-	ret = vt_pwrite_all(td->fd, &p, sizeof(p),
-			    partial_offset(td->tail_offset));
+	ret = vtrace_pwrite_all(td->fd, &p, sizeof(p),
+				partial_offset(td->tail_offset));
 	if (!ret && fdatasync(td->fd) < 0)
 		ret = -errno;
 	if (ret)
@@ -556,8 +557,8 @@ static bool valid_opts(const struct vt_tracedat_opts *opts)
 	       !(ps & (ps - 1));
 }
 
-int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
-		       const struct vt_tracedat_opts *opts)
+int vtrace_tracedat_create(struct vt_tracedat **tdp, const char *path,
+			   const struct vt_tracedat_opts *opts)
 {
 	struct vt_tracedat *td;
 	int ret;
@@ -581,7 +582,7 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
 		return -ENOMEM;
 	}
 
-	ret = vt_output_file_create(&td->out, td->path);
+	ret = vtrace_output_file_create(&td->out, td->path);
 	if (ret) {
 		free_tracedat(td, false);
 		return ret;
@@ -602,8 +603,8 @@ int vt_tracedat_create(struct vt_tracedat **tdp, const char *path,
 	return 0;
 }
 
-int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
-			 size_t len)
+int vtrace_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
+			     size_t len)
 {
 	if (td->finished || cpu < 0 || cpu >= td->ncpus || len > td->page_size)
 		return -EINVAL;
@@ -611,19 +612,19 @@ int vt_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
 }
 
 /**
- * vt_tracedat_splice_page - append one whole sub-buffer of a CPU from a pipe
+ * vtrace_tracedat_splice_page - append one whole sub-buffer of a CPU from a pipe
  * @td: writer
  * @cpu: CPU the sub-buffer was read from, 0 .. ncpus-1
  * @pipe: read end of a pipe holding exactly the sub-buffer, page_size bytes
  * @spill: page_size bytes of memory; on failure it gets the sub-buffer
  *
- * As vt_tracedat_add_page(), but the sub-buffer goes from the pipe into
+ * As vtrace_tracedat_add_page(), but the sub-buffer goes from the pipe into
  * the file without being copied to memory. The pipe is left empty.
  *
- * Return: 0 or a negative errno, as vt_tracedat_add_page().
+ * Return: 0 or a negative errno, as vtrace_tracedat_add_page().
  */
-int vt_tracedat_splice_page(struct vt_tracedat *td, int cpu, int pipe,
-			    void *spill)
+int vtrace_tracedat_splice_page(struct vt_tracedat *td, int cpu, int pipe,
+				void *spill)
 {
 	if (td->finished || cpu < 0 || cpu >= td->ncpus)
 		return -EINVAL;
@@ -773,7 +774,7 @@ static int complete(struct vt_tracedat *td)
 	if (fdatasync(td->fd) < 0)
 		ret = -errno;
 	if (!ret)
-		ret = vt_pwrite_all(td->fd, &magic, 1, 0);
+		ret = vtrace_pwrite_all(td->fd, &magic, 1, 0);
 	if (!ret && fdatasync(td->fd) < 0)
 		ret = -errno;
 	if (ret)
@@ -817,7 +818,8 @@ static int write_plan(struct vt_tracedat *td, const off_t *offs)
 	bytes = (uint64_t *)(p + 1);
 	for (cpu = 0; cpu < td->ncpus; cpu++)
 		bytes[cpu] = vt_cpu_data_bytes(td->data, cpu);
-	ret = vt_pwrite_all(td->fd, p, len, partial_offset(td->tail_offset));
+	ret = vtrace_pwrite_all(td->fd, p, len,
+				partial_offset(td->tail_offset));
 	free(p);
 	if (!ret && fdatasync(td->fd) < 0)
 		ret = -errno;
@@ -837,8 +839,8 @@ static int write_tail_part(struct vt_tracedat *td, const struct out_buf *b,
 		to = end;
 	if (from >= to)
 		return 0;
-	ret = vt_pwrite_all(td->fd, b->data + (from - td->tail_offset),
-			    to - from, from);
+	ret = vtrace_pwrite_all(td->fd, b->data + (from - td->tail_offset),
+				to - from, from);
 	if (ret)
 		return set_error(td, ret, "writing the header of %s", td->path);
 	return 0;
@@ -871,7 +873,7 @@ static int lay_out(struct vt_tracedat *td, const struct out_buf *b,
 		ret = complete(td);
 	if (ret)
 		return ret;
-	vtrace_test_phase("layout-header");
+	vt_test_phase("layout-header");
 	last = calloc(1, len);
 	if (!last)
 		return -ENOMEM;
@@ -880,7 +882,7 @@ static int lay_out(struct vt_tracedat *td, const struct out_buf *b,
 		       td->tail_offset + b->len - at < len ?
 			       td->tail_offset + b->len - at :
 			       len);
-	ret = vt_pwrite_all(td->fd, last, len, at);
+	ret = vtrace_pwrite_all(td->fd, last, len, at);
 	free(last);
 	if (ret)
 		return set_error(td, ret, "writing the header of %s", td->path);
@@ -894,7 +896,7 @@ static int finish_file(struct vt_tracedat *td)
 	off_t *offs;
 	int ret;
 
-	vtrace_test_phase("layout");
+	vt_test_phase("layout");
 	offs = calloc(td->ncpus, sizeof(*offs));
 	if (!offs)
 		return -ENOMEM;
@@ -911,7 +913,7 @@ static int finish_file(struct vt_tracedat *td)
 	if (ret)
 		return ret;
 	/* A recording's file stays where it is when it cannot be renamed. */
-	ret = vt_output_file_commit(&td->out, !td->recovered);
+	ret = vtrace_output_file_commit(&td->out, !td->recovered);
 	td->fd = -1;
 	if (ret)
 		set_error(td, ret, "giving the finished file its name %s",
@@ -919,7 +921,7 @@ static int finish_file(struct vt_tracedat *td)
 	return ret;
 }
 
-int vt_tracedat_finish(struct vt_tracedat *td)
+int vtrace_tracedat_finish(struct vt_tracedat *td)
 {
 	if (td->finished)
 		return -EINVAL;
@@ -927,24 +929,24 @@ int vt_tracedat_finish(struct vt_tracedat *td)
 	return finish_file(td);
 }
 
-void vt_tracedat_close(struct vt_tracedat *td)
+void vtrace_tracedat_close(struct vt_tracedat *td)
 {
 	if (td)
 		free_tracedat(td, false);
 }
 
-void vt_tracedat_abort(struct vt_tracedat *td)
+void vtrace_tracedat_abort(struct vt_tracedat *td)
 {
 	if (td)
 		free_tracedat(td, true);
 }
 
-const char *vt_tracedat_partial_path(const struct vt_tracedat *td)
+const char *vtrace_tracedat_partial_path(const struct vt_tracedat *td)
 {
 	return td ? td->out.tmp : NULL;
 }
 
-const char *vt_tracedat_strerror(const struct vt_tracedat *td)
+const char *vtrace_tracedat_strerror(const struct vt_tracedat *td)
 {
 	return td->err.text;
 }
@@ -979,8 +981,8 @@ static int build_head(struct vt_tracedat *td, struct out_buf *b,
 	return 0;
 }
 
-int vt_tracedat_head(const struct vt_tracedat_opts *opts, char **data,
-		     size_t *len, char *err, size_t err_len)
+int vtrace_tracedat_head(const struct vt_tracedat_opts *opts, char **data,
+			 size_t *len, char *err, size_t err_len)
 {
 	struct out_buf b = { 0 };
 	struct vt_tracedat td = {
@@ -1011,15 +1013,15 @@ int vt_tracedat_head(const struct vt_tracedat_opts *opts, char **data,
 	return ret;
 }
 
-int vt_tracedat_check_incomplete(const char *path)
+int vtrace_tracedat_check_incomplete(const char *path)
 {
 	char head[TRACEDAT_MAGIC_LEN];
 	int fd, ret;
 
-	ret = vt_input_open(path, &fd);
+	ret = vtrace_input_open(path, &fd);
 	if (ret)
 		return ret;
-	ret = vt_pread_all(fd, head, sizeof(head), 0);
+	ret = vtrace_pread_all(fd, head, sizeof(head), 0);
 	close(fd);
 	if (ret == -ENODATA)
 		return 0;
@@ -1058,7 +1060,7 @@ static void cur_read(struct header_cursor *c, void *buf, size_t len)
 	if (c->off + (off_t)len > c->size)
 		c->err = -ENODATA;
 	else
-		c->err = vt_pread_all(c->fd, buf, len, c->off);
+		c->err = vtrace_pread_all(c->fd, buf, len, c->off);
 	c->off += len;
 }
 
@@ -1094,7 +1096,7 @@ static void cur_string(struct header_cursor *c, const char *want)
 	if (c->err)
 		return;
 	len = avail < sizeof(buf) - 1 ? avail : sizeof(buf) - 1;
-	c->err = vt_pread_all(c->fd, buf, len, c->off);
+	c->err = vtrace_pread_all(c->fd, buf, len, c->off);
 	if (!c->err &&
 	    (strnlen(buf, len) == len || (want && strcmp(buf, want))))
 		c->err = -EINVAL;
@@ -1180,8 +1182,8 @@ static unsigned long long count_subbufs(int fd, off_t start, int long_size,
 	unsigned long long n;
 
 	for (n = 0; n < max; n++)
-		if (vt_pread_all(fd, hdr, 8 + long_size,
-				 start + (off_t)(n * page_size)) ||
+		if (vtrace_pread_all(fd, hdr, 8 + long_size,
+				     start + (off_t)(n * page_size)) ||
 		    !is_subbuf(hdr, long_size, page_size))
 			break;
 	return n;
@@ -1195,9 +1197,9 @@ static int copy_range(struct vt_tracedat *td, int src, off_t from, off_t to,
 
 	for (; len; len -= n, from += n, to += n) {
 		n = len < RECOVER_CHUNK ? len : RECOVER_CHUNK;
-		ret = vt_pread_all(src, chunk, n, from);
+		ret = vtrace_pread_all(src, chunk, n, from);
 		if (!ret)
-			ret = vt_pwrite_all(td->fd, chunk, n, to);
+			ret = vtrace_pwrite_all(td->fd, chunk, n, to);
 		if (ret)
 			return set_error(td, ret, "copying into %s", td->path);
 	}
@@ -1478,8 +1480,9 @@ static int read_partial(int fd, const char *in, struct tracedat_partial *p,
 	}
 	c.size = st.st_size;
 	off = find_partial(&c, long_size);
-	ret = off < 0 ? (int)off :
-			vt_pread_all(fd, p, sizeof(*p), partial_offset(off));
+	ret = off < 0 ?
+		      (int)off :
+		      vtrace_pread_all(fd, p, sizeof(*p), partial_offset(off));
 	if (!ret && memcmp(p->magic, TRACEDAT_PARTIAL_MAGIC,
 			   TRACEDAT_PARTIAL_MAGIC_LEN))
 		ret = -EINVAL;
@@ -1493,13 +1496,13 @@ static int read_partial(int fd, const char *in, struct tracedat_partial *p,
 		*bytes = calloc(p->ncpus, sizeof(**bytes));
 		if (!*bytes)
 			return -ENOMEM;
-		ret = vt_pread_all(fd, *bytes, p->ncpus * sizeof(**bytes),
-				   partial_offset(off) + sizeof(*p));
+		ret = vtrace_pread_all(fd, *bytes, p->ncpus * sizeof(**bytes),
+				       partial_offset(off) + sizeof(*p));
 		if (!ret && !valid_plan(p, *bytes, partial_offset(off)))
 			ret = -EINVAL;
 	}
 	if (ret == -EINVAL || ret == -ENODATA) {
-		if (vt_tracedat_check_incomplete(in) == 1)
+		if (vtrace_tracedat_check_incomplete(in) == 1)
 			snprintf(
 				msg, msg_size,
 				"%s: an unfinished trace.dat without vtrace's in-progress record: not a file vtrace can recover",
@@ -1537,7 +1540,7 @@ static int recover_into(struct vt_tracedat *td, int in_fd, const char *in,
 
 	ret = find_runs(td, in_fd, in, size, p, bytes, long_size, r);
 	if (!ret)
-		ret = vt_output_file_create(&td->out, td->path);
+		ret = vtrace_output_file_create(&td->out, td->path);
 	if (ret == -EINVAL || ret == -EISDIR)
 		return set_error(td, ret, "%s is not a regular file", td->path);
 	if (ret)
@@ -1549,9 +1552,9 @@ static int recover_into(struct vt_tracedat *td, int in_fd, const char *in,
 	return ret;
 }
 
-int vt_tracedat_recover(const char *in, const char *out,
-			struct vt_tracedat_recovery *r, char *msg,
-			size_t msg_size)
+int vtrace_tracedat_recover(const char *in, const char *out,
+			    struct vt_tracedat_recovery *r, char *msg,
+			    size_t msg_size)
 {
 	struct tracedat_partial p;
 	struct vt_tracedat *td;
