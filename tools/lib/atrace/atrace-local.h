@@ -19,8 +19,7 @@ static inline const struct vtrace_atrace_tagfile *atrace_tagfile(void)
 }
 
 int atrace_tagfile_map(void);
+void atrace_tagfile_setup(bool watch_for_file);
 bool atrace_spawn(void *(*fn)(void *));
-void atrace_marker_reset(void);
-void atrace_marker_forked(void);
 
 #endif /* _VTRACE_ATRACE_LOCAL_H */

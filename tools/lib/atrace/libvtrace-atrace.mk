@@ -16,7 +16,6 @@ LIBATRACE_WITH_STATE_DIR ?= 1
 
 # One line per source file.
 LIBATRACE_SRCS += marker.c
-LIBATRACE_SRCS += page.c
 LIBATRACE_SRCS += tagfile-map.c
 LIBATRACE_SRCS += thread.c
 # From the base room both libraries share (tools/lib/vtrace/base/): the

@@ -60,14 +60,32 @@ static void set_pid(int pid)
 	pid_len = n > 0 && (size_t)n < sizeof(pid_text) ? n : 0;
 }
 
-/**
- * atrace_marker_reset - format the pid again, look for the buffer again
- */
-void atrace_marker_reset(void)
+static void marker_forked(void);
+
+static void register_fork_handler(void)
 {
+	pthread_atfork(NULL, NULL, marker_forked);
+}
+
+/*
+ * Formats the pid again and looks for the buffer again; the first call
+ * also has a fork() do that in the child.
+ */
+static void atrace_marker_reset(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, register_fork_handler);
 	set_pid(getpid());
 	__atomic_store_n(&marker_seq, 1, __ATOMIC_RELEASE);
 }
+
+#ifndef VTRACE_ATRACE_NO_CONSTRUCTOR
+__attribute__((constructor)) static void marker_constructor(void)
+{
+	atrace_marker_reset();
+}
+#endif
 
 /**
  * vtrace_atrace_set_pid - write another pid into this process's markers
@@ -84,13 +102,12 @@ void vtrace_atrace_set_pid(int pid)
 
 static void start_follower_locked(void);
 
-/**
- * atrace_marker_forked - the child's half of fork()
- *
- * Markers carry the child's own pid. A lock held by another thread of the
- * parent at the fork is not held in the child, nor does the follower run.
+/*
+ * The child's half of fork(): markers carry the child's own pid. A lock
+ * held by another thread of the parent at the fork is not held in the
+ * child, nor does the follower run.
  */
-void atrace_marker_forked(void)
+static void marker_forked(void)
 {
 	pthread_mutex_init(&target_lock, NULL);
 	atrace_marker_reset();
@@ -340,4 +357,35 @@ uint64_t atrace_get_enabled_tags(void)
 	if (!__atomic_load_n(&process_enabled, __ATOMIC_RELAXED))
 		return 0;
 	return atrace_is_tag_enabled(~0ULL);
+}
+
+/**
+ * atrace_setup - map the tag file now
+ *
+ * The library does this when it is loaded (and waits for a tag file that
+ * does not exist yet); calling it again looks for the file at once.
+ */
+void atrace_setup(void)
+{
+	atrace_tagfile_setup(false);
+	atrace_marker_reset();
+}
+
+/**
+ * atrace_init - as atrace_setup(), for code written for Android
+ */
+void atrace_init(void)
+{
+	atrace_setup();
+}
+
+/**
+ * atrace_update_tags - as atrace_setup(), for code written for Android
+ *
+ * Android calls it when the property changes; here the tags are read
+ * through the mapping, so it only matters before the tag file existed.
+ */
+void atrace_update_tags(void)
+{
+	atrace_setup();
 }

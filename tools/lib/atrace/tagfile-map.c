@@ -2,8 +2,8 @@
 /*
  * Mapping vtrace's tag file.
  *
- * The enabled tags are the first word of vtrace_atrace_tags_page (page.c),
- * a page-aligned block of this library's zeroed data, so that testing a tag
+ * The enabled tags are the first word of vtrace_atrace_tags_page, a
+ * page-aligned block of this library's zeroed data, so that testing a tag
  * is one load of a global. Once the tag file is found, its first page is
  * mapped read-only over that block (MAP_FIXED): from then on the load reads
  * what vtrace writes, with nothing to poll.
@@ -28,6 +28,13 @@
 #include <vtrace/atrace.h>
 
 #include "atrace-local.h"
+
+/*
+ * Here, with the constructor that maps it: a static link that reads the
+ * tags brings the mapping in.
+ */
+uint64_t vtrace_atrace_tags_page[VTRACE_ATRACE_PAGE_MAX / sizeof(uint64_t)]
+	__attribute__((aligned(VTRACE_ATRACE_PAGE_MAX)));
 
 static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool mapped;
@@ -155,16 +162,19 @@ static void after_fork_child(void)
 	if (rewatch && !mapped)
 		start_watch_locked();
 	pthread_mutex_unlock(&map_lock);
-	atrace_marker_forked();
 }
 
 static void register_fork_handlers(void)
 {
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
-	atrace_marker_reset();
 }
 
-static void setup(bool watch_for_file)
+/**
+ * atrace_tagfile_setup - map the tag file, or wait for it
+ * @watch_for_file: when there is none yet, a thread maps it once it
+ *	appears
+ */
+void atrace_tagfile_setup(bool watch_for_file)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	int ret;
@@ -180,37 +190,6 @@ static void setup(bool watch_for_file)
 #ifndef VTRACE_ATRACE_NO_CONSTRUCTOR
 __attribute__((constructor)) static void atrace_constructor(void)
 {
-	setup(true);
+	atrace_tagfile_setup(true);
 }
 #endif
-
-/**
- * atrace_setup - map the tag file now
- *
- * The library does this when it is loaded (and waits for a tag file that
- * does not exist yet); calling it again looks for the file at once.
- */
-void atrace_setup(void)
-{
-	setup(false);
-	atrace_marker_reset();
-}
-
-/**
- * atrace_init - as atrace_setup(), for code written for Android
- */
-void atrace_init(void)
-{
-	atrace_setup();
-}
-
-/**
- * atrace_update_tags - as atrace_setup(), for code written for Android
- *
- * Android calls it when the property changes; here the tags are read
- * through the mapping, so it only matters before the tag file existed.
- */
-void atrace_update_tags(void)
-{
-	atrace_setup();
-}
