@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * When the readers are woken: buffer_percent is lowered while a
+ * buffer runs near full or loses events, and put back once calm.
+ */
+#include <pthread.h>
+#include <time.h>
+
+#include "record/recorder-local.h"
+
+/* Pressure on a CPU's buffer: lower buffer_percent for every CPU. */
+static void lower_percent(struct vtrace_recorder *rec, bool lost)
+{
+	clock_gettime(CLOCK_MONOTONIC, &rec->calm_since);
+	if (rec->lowered || rec->percent_refused ||
+	    vt_settings_set_percent(&rec->settings,
+				    VTRACE_RECORDER_LOW_PERCENT))
+		return;
+	rec->lowered = true;
+	rec->wakeups.lowered++;
+	if (lost)
+		rec->wakeups.lowered_lost++;
+	if (rec->wakeups.first_lowered < 0)
+		rec->wakeups.first_lowered = vt_rec_since(&rec->start);
+}
+
+/* No CPU under pressure for VTRACE_RECORDER_CALM_MS: wake up as before. */
+static void restore_percent(struct vtrace_recorder *rec)
+{
+	if (!rec->lowered ||
+	    vt_rec_since(&rec->calm_since) * 1000 < VTRACE_RECORDER_CALM_MS)
+		return;
+	if (vt_settings_set_percent(&rec->settings,
+				    VTRACE_RECORDER_BUFFER_PERCENT))
+		return;
+	rec->lowered = false;
+	rec->wakeups.restored++;
+}
+
+/*
+ * After a wake-up that moved @backlog sub-buffers: a buffer that lost
+ * events vt_rec_since the last one, or was found at least half full, is read
+ * too late at buffer_percent 25 (the reader, woken, waits for its time
+ * slice while the writer fills the rest). Woken at one full sub-buffer
+ * instead, it has nearly the whole buffer as slack.
+ */
+void vt_rec_adapt_wakeups(struct cpu_thread *t, unsigned long long backlog)
+{
+	struct vtrace_recorder *rec = t->rec;
+	const struct vtrace_ring_stats *st =
+		vtrace_ring_reader_stats(rec->readers[t->cpu]);
+	unsigned long long lost = st->kernel_lost > st->missed_events ?
+					  st->kernel_lost :
+					  st->missed_events;
+	bool lost_more = lost > t->seen_lost;
+	bool near_full = rec->nr_subbufs && backlog * 2 >= rec->nr_subbufs;
+
+	t->seen_lost = lost;
+	pthread_mutex_lock(&rec->adapt_lock);
+	if (lost_more || near_full)
+		lower_percent(rec, lost_more);
+	else
+		restore_percent(rec);
+	pthread_mutex_unlock(&rec->adapt_lock);
+}
