@@ -18,7 +18,7 @@
 #    step went, and 'vtrace reset' puts back every tracefs setting the
 #    recording changed.
 # The phases are stopping points of a test build (vtrace_phases, see
-# tools/lib/vtrace/test-phase.h): the recorder stops itself there with
+# tools/lib/vtrace/base/test-phase.h): the recorder stops itself there with
 # SIGSTOP and is killed while stopped, so nothing depends on timing.
 
 # In the guests, without /proc/kallsyms (vtrace_test_lib.sh).

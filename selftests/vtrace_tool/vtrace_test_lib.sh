@@ -169,7 +169,7 @@ vt_require_tracefs()
 }
 
 # vt_stopped PID - the process is stopped (SIGSTOP: a stopping point of
-# the vtrace_phases test build, see tools/lib/vtrace/test-phase.h) or gone.
+# the vtrace_phases test build, see tools/lib/vtrace/base/test-phase.h) or gone.
 vt_stopped()
 {
 	vt_state=$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2> /dev/null)
