@@ -25,6 +25,7 @@
 #include <vtrace/json.h>
 #include <vtrace/output-file.h>
 #include <vtrace/net-sink.h>
+#include <vtrace/record-plan.h>
 #include <vtrace/recorder.h>
 #include <vtrace/ring-reader.h>
 #include <vtrace/selection.h>
@@ -85,8 +86,7 @@ struct record_opts {
  * @nr_events: entries in @events
  * @config_tags: userspace tags of the config's atrace_categories and
  *	atrace_apps
- * @tids: the config's tids_to_trace, for the recorder
- * @options: the config's tracefs_options as "name" or "noname"
+ * @plan: what the config asks of the recorder (record-plan.h)
  * @origins: "FILE:LINE:COL" of the config's ftrace_events, for messages
  * @rec: the recording
  * @progress_shown: the progress line is on the terminal
@@ -105,8 +105,7 @@ struct record {
 	size_t nr_events;
 	uint64_t config_tags;
 	bool copying_markers;
-	pid_t *tids;
-	char **options;
+	struct vtrace_record_plan plan;
 	char **origins;
 	struct vtrace_recorder *rec;
 	bool progress_shown;
@@ -435,14 +434,6 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
-/* The single-tenant tracefs settings a config asks for. */
-static unsigned int config_features(const struct vtrace_trace_config *tc)
-{
-	return (tc->tracing_cpumask.str ? VTRACE_SESSION_CPUMASK : 0) |
-	       (tc->nr_tids ? VTRACE_SESSION_TIDS : 0) |
-	       (tc->nr_options ? VTRACE_SESSION_OPTIONS : 0);
-}
-
 /*
  * Read --config, refusing it before anything in tracefs changes, and take
  * from it what the command line left unset; prints.
@@ -468,7 +459,7 @@ static int apply_config(struct record_opts *o)
 		o->buffer_kb = tc->ftrace_buffer_size_kb;
 	if (!o->instance)
 		o->instance = tc->instance_name.str;
-	o->session_features |= config_features(tc);
+	o->session_features |= vtrace_record_plan_session_features(tc);
 	if (!o->exclusive_prio && tc->has_exclusive_prio)
 		o->exclusive_prio = tc->exclusive_prio;
 	if (!o->name && tc->unique_session_name.str) {
@@ -773,55 +764,6 @@ static const struct vtrace_recorder_hooks progress_hooks = {
 };
 
 /*
- * What a config asks of the recording itself. Perfetto's buffer semantics:
- * written into a file, the trace streams (and stops at max_file_size_bytes
- * when given); kept in memory, it is the buffer's size_kb, which
- * RING_BUFFER fills with the newest data and DISCARD stops taking at.
- */
-static int config_recorder_opts(struct record *r,
-				struct vtrace_recorder_opts *ropts)
-{
-	const struct vtrace_trace_config *tc = &r->opts->tc;
-	size_t i;
-
-	if (!r->opts->config)
-		return 0;
-	ropts->drain_period_ms = tc->drain_period_ms;
-	if (tc->write_into_file) {
-		ropts->file_write_period_ms = tc->file_write_period_ms;
-		ropts->max_file_size = tc->max_file_size_bytes;
-		ropts->fill_policy = tc->max_file_size_bytes ?
-					     VTRACE_FILL_DISCARD :
-					     VTRACE_FILL_STREAM;
-	} else if (tc->has_buffer) {
-		ropts->fill_policy = tc->fill_policy;
-		ropts->max_file_size = tc->buffer_size_kb * 1024ULL;
-	}
-	ropts->cpumask = tc->tracing_cpumask.str;
-	if (tc->nr_tids) {
-		r->tids = calloc(tc->nr_tids, sizeof(*r->tids));
-		if (!r->tids)
-			return -ENOMEM;
-		for (i = 0; i < tc->nr_tids; i++)
-			r->tids[i] = tc->tids[i];
-		ropts->tids = r->tids;
-		ropts->nr_tids = tc->nr_tids;
-	}
-	if (tc->nr_options) {
-		r->options = calloc(tc->nr_options + 1, sizeof(*r->options));
-		if (!r->options)
-			return -ENOMEM;
-		for (i = 0; i < tc->nr_options; i++)
-			if (asprintf(&r->options[i], "%s%s",
-				     tc->options[i].enabled ? "" : "no",
-				     tc->options[i].name.str) < 0)
-				return -ENOMEM;
-		ropts->tracefs_options = (const char *const *)r->options;
-	}
-	return 0;
-}
-
-/*
  * -r asks for a realtime priority, refused where it is not allowed before
  * anything is prepared; without it the recorder takes its default where
  * allowed (see Documentation/vtrace-record.rst).
@@ -938,7 +880,9 @@ static int start(struct record *r)
 	struct vtrace_sink *sink;
 	int ret;
 
-	ret = config_recorder_opts(r, &ropts);
+	ret = o->config ?
+		      vtrace_record_plan_from_config(&o->tc, &ropts, &r->plan) :
+		      0;
 	if (ret) {
 		vtrace_err("%s", strerror(-ret));
 		return ret;
@@ -1042,13 +986,10 @@ static int finish(struct record *r)
 	vtrace_journal_close(r->journal);
 	free(r->events);
 	vtrace_selection_free(&r->sel);
-	for (i = 0; r->options && r->options[i]; i++)
-		free(r->options[i]);
-	free(r->options);
+	vtrace_record_plan_free(&r->plan);
 	for (i = 0; r->origins && r->origins[i]; i++)
 		free(r->origins[i]);
 	free(r->origins);
-	free(r->tids);
 	vtrace_catmap_free(&r->map);
 	/* Last: "vtrace stop" waits for the recorder, which is done then. */
 	vtrace_session_end(r->session);

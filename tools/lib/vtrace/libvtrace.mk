@@ -31,6 +31,7 @@ LIBVTRACE_SRCS += ring/ring-reader-mmap.c
 LIBVTRACE_SRCS += ring/ring-reader-tracefs.c
 LIBVTRACE_SRCS += ring/ring-stats.c
 LIBVTRACE_SRCS += ring/subbuf.c
+LIBVTRACE_SRCS += record/plan.c
 LIBVTRACE_SRCS += record/recorder.c
 LIBVTRACE_SRCS += record/results.c
 LIBVTRACE_SRCS += record/setup.c
