@@ -46,6 +46,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include <vtrace/fill-policy.h>
 #include <vtrace/ring-reader.h>
 #include <vtrace/sink.h>
 
@@ -82,23 +83,6 @@ struct vtrace_recorder;
  */
 #define VTRACE_RECORDER_RT_DEFAULT (-1)
 #define VTRACE_RECORDER_DEFAULT_RT_PRIO 1
-
-/**
- * enum vtrace_fill_policy - what a recording keeps when data outgrows it
- * @VTRACE_FILL_STREAM: read all along and keep everything (the default)
- * @VTRACE_FILL_RING_BUFFER: keep only the newest
- *	vtrace_recorder_opts.max_file_size bytes, as of the stop: the kernel's
- *	ring buffers, in overwrite mode and sized to it, are read at the stop
- *	(Perfetto's RING_BUFFER)
- * @VTRACE_FILL_DISCARD: stop taking data once
- *	vtrace_recorder_opts.max_file_size bytes are taken, and stop
- *	(%VTRACE_STOP_FULL; Perfetto's DISCARD)
- */
-enum vtrace_fill_policy {
-	VTRACE_FILL_STREAM,
-	VTRACE_FILL_RING_BUFFER,
-	VTRACE_FILL_DISCARD,
-};
 
 /**
  * enum vtrace_stop_reason - why a recording stopped

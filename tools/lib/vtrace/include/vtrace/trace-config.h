@@ -14,7 +14,7 @@
 
 #include <vtrace/diag.h>
 #include <vtrace/proto-msg.h>
-#include <vtrace/recorder.h>
+#include <vtrace/fill-policy.h>
 
 /* The schema: every field of the messages vtrace reads. */
 extern const struct vtrace_pb_message vtrace_trace_config_schema;
