@@ -27,10 +27,7 @@ top_tgid=
 
 cleanup() {
 	[ -n "$top_tgid" ] && echo "$top_tgid" > $TRACEFS/options/record-tgid
-	if [ -d "$idir" ]; then
-		echo 0 > "$idir/events/enable"
-		rmdir "$idir"
-	fi
+	vt_remove_instance "$idir"
 	vt_cleanup_tmp
 }
 trap cleanup EXIT

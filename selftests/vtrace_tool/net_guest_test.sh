@@ -30,10 +30,7 @@ vpid=
 cleanup() {
 	[ -z "$vpid" ] || kill -INT "$vpid" 2> /dev/null
 	[ -z "$lpid" ] || kill -KILL "-$lpid" 2> /dev/null
-	if [ -d "$idir" ]; then
-		echo 0 > "$idir/events/enable"
-		rmdir "$idir"
-	fi
+	vt_remove_instance "$idir"
 	vt_cleanup_tmp
 }
 trap cleanup EXIT

@@ -38,10 +38,7 @@ stop_listener() {
 
 cleanup() {
 	stop_listener
-	if [ -d "$idir" ]; then
-		echo 0 > "$idir/events/enable"
-		rmdir "$idir"
-	fi
+	vt_remove_instance "$idir"
 	vt_cleanup_tmp
 }
 trap cleanup EXIT

@@ -25,10 +25,7 @@ pid=
 cleanup() {
 	[ -n "$pid" ] && kill -CONT "$pid" 2> /dev/null
 	[ -n "$pid" ] && kill -TERM "$pid" 2> /dev/null
-	if [ -d "$idir" ]; then
-		echo 0 > "$idir/events/enable"
-		rmdir "$idir"
-	fi
+	vt_remove_instance "$idir"
 	vt_cleanup_tmp
 }
 trap cleanup EXIT

@@ -137,6 +137,15 @@ vt_wait_recording()
 	done
 }
 
+# vt_remove_instance DIR - switch off and remove a test's own instance,
+# where it exists.
+vt_remove_instance()
+{
+	[ -d "$1" ] || return 0
+	echo 0 > "$1/events/enable"
+	rmdir "$1"
+}
+
 vt_cleanup_tmp()
 {
 	rm -rf "$VT_TMP"

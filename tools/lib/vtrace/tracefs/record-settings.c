@@ -145,6 +145,29 @@ int vt_settings_save(struct tracefs_instance *instance, int nr_cpus,
 	return 0;
 }
 
+/*
+ * A number knob: written only when it differs from @was (as found) or was
+ * changed before, journalled before its first change, counted changed
+ * once written. -EOPNOTSUPP when the kernel has no such knob (@was < 0).
+ */
+static int set_number(struct vtrace_record_settings *s, const char *file,
+		      long long was, long long value, bool *changed)
+{
+	int ret;
+
+	if (was < 0)
+		return -EOPNOTSUPP;
+	if (!*changed && was == value)
+		return 0;
+	ret = journal_number(s, file, was);
+	if (ret)
+		return ret;
+	ret = write_number(s->instance, file, value);
+	if (!ret)
+		*changed = true;
+	return ret;
+}
+
 /* Whether every CPU's buffer already has @kb, expanded. */
 static bool buffer_holds(const struct vtrace_record_settings *s, long long kb)
 {
@@ -219,19 +242,8 @@ int vt_settings_set_clock(struct vtrace_record_settings *s, const char *clock)
  */
 int vt_settings_set_percent(struct vtrace_record_settings *s, int percent)
 {
-	int ret;
-
-	if (s->buffer_percent < 0)
-		return -EOPNOTSUPP;
-	if (!s->percent_changed && s->buffer_percent == percent)
-		return 0;
-	ret = journal_number(s, "buffer_percent", s->buffer_percent);
-	if (ret)
-		return ret;
-	ret = write_number(s->instance, "buffer_percent", percent);
-	if (!ret)
-		s->percent_changed = true;
-	return ret;
+	return set_number(s, "buffer_percent", s->buffer_percent, percent,
+			  &s->percent_changed);
 }
 
 /**
@@ -247,19 +259,8 @@ int vt_settings_set_percent(struct vtrace_record_settings *s, int percent)
  */
 int vt_settings_set_subbuf_kb(struct vtrace_record_settings *s, long long kb)
 {
-	int ret;
-
-	if (s->subbuf_kb < 0)
-		return -EOPNOTSUPP;
-	if (!s->subbuf_changed && s->subbuf_kb == kb)
-		return 0;
-	ret = journal_number(s, "buffer_subbuf_size_kb", s->subbuf_kb);
-	if (ret)
-		return ret;
-	ret = write_number(s->instance, "buffer_subbuf_size_kb", kb);
-	if (!ret)
-		s->subbuf_changed = true;
-	return ret;
+	return set_number(s, "buffer_subbuf_size_kb", s->subbuf_kb, kb,
+			  &s->subbuf_changed);
 }
 
 /**
