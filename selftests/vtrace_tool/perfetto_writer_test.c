@@ -405,8 +405,8 @@ TEST(typed_fields_match_reference_formats)
 	ASSERT_NE(NULL, list);
 	for (dir = strtok_r(list, ":", &save); dir;
 	     dir = strtok_r(NULL, ":", &save)) {
-		for (n = 0; n < sizeof(pf_typed_events) / sizeof(*t); n++) {
-			t = &pf_typed_events[n];
+		for (n = 0; n < vt_pf_nr_typed_events; n++) {
+			t = &vt_pf_typed_events[n];
 			snprintf(path, sizeof(path), "%s/%s/%s/format", dir,
 				 t->system, t->name);
 			fp = fopen(path, "r");

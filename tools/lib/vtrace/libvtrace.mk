@@ -47,6 +47,7 @@ LIBVTRACE_SRCS += sinks/tracedat/tracedat-cpu-data.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-sink.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-writer.c
 LIBVTRACE_SRCS += sinks/perfetto/perfetto-convert.c
+LIBVTRACE_SRCS += sinks/perfetto/perfetto-events.c
 LIBVTRACE_SRCS += sinks/perfetto/perfetto-sink.c
 LIBVTRACE_SRCS += sinks/perfetto/perfetto-writer.c
 LIBVTRACE_SRCS += sinks/perfetto/protobuf.c

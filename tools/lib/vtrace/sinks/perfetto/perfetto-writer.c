@@ -331,11 +331,10 @@ static const struct pf_typed_event *find_typed(struct tep_event *event)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(pf_typed_events) / sizeof(pf_typed_events[0]);
-	     i++)
-		if (!strcmp(pf_typed_events[i].name, event->name) &&
-		    !strcmp(pf_typed_events[i].system, event->system))
-			return &pf_typed_events[i];
+	for (i = 0; i < vt_pf_nr_typed_events; i++)
+		if (!strcmp(vt_pf_typed_events[i].name, event->name) &&
+		    !strcmp(vt_pf_typed_events[i].system, event->system))
+			return &vt_pf_typed_events[i];
 	return NULL;
 }
 
