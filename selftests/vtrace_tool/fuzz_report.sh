@@ -42,6 +42,7 @@ clang $san -fsanitize=fuzzer -D_GNU_SOURCE $inc -I"$cli" \
 clang $san -D_GNU_SOURCE $inc $(pkg-config --cflags libtracefs) \
 	-o "$out/tracedat_capture" "$here/tracedat_capture.c" \
 	"$lib/sinks/tracedat/tracedat-writer.c" \
+	"$lib/sinks/tracedat/tracedat-meta.c" \
 	"$lib/sinks/tracedat/tracedat-cpu-data.c" "$lib/base/file-io.c" \
 	"$lib/base/output-file.c" \
 	$(pkg-config --libs libtracefs libtraceevent)
