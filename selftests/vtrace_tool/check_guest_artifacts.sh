@@ -25,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 
 paths="splice read"
 case "$target" in
-6.1-*) ;;
+5.10-* | 6.1-*) ;; # no ring-buffer mmap before 6.10
 *) paths="mmap $paths" ;;
 esac
 

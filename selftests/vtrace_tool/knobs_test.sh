@@ -231,7 +231,7 @@ else
 	vt_run record --instance "$inst" -e sched/sched_switch -t 300ms \
 		-o "$work/old.dat"
 	expect [ "$rc" = 0 ]
-	expect ! contains "$err" "buffer_subbuf_size_kb"
+	expect [ "$(grep -c buffer_subbuf_size_kb "$VT_TMP/err")" = 0 ]
 	vt_run record --instance "$inst" -e sched/sched_switch -t 300ms -v \
 		--json -o "$work/old.dat"
 	expect [ "$rc" = 0 ]

@@ -205,6 +205,27 @@ static bool has_field(const char *fields, const char *name, size_t len)
 }
 
 /*
+ * REC->ent.NAME: the common header, which some formats of 6.19 and later
+ * print from (mm_vmscan_node_reclaim_end's REC->ent.pid), as the field
+ * common_NAME the format lists.
+ */
+static bool common_field(const char *fields, const char *name, size_t len)
+{
+	char common[64];
+	size_t n;
+
+	if (len != 3 || strncmp(name, "ent", 3) || name[3] != '.')
+		return false;
+	name += 4;
+	for (n = 0; ident_char(name[n]); n++)
+		;
+	if (!n || n > sizeof(common) - sizeof("common_"))
+		return false;
+	snprintf(common, sizeof(common), "common_%.*s", (int)n, name);
+	return has_field(fields, common, strlen(common));
+}
+
+/*
  * Text as libtraceevent's tokenizer takes it: it makes no token of other
  * bytes, which its format parser then dereferences.
  */
@@ -259,7 +280,8 @@ static int walk_format(struct walk *w, const char *section)
 		name = skip_space(name + 2);
 		for (n = 0; ident_char(name[n]); n++)
 			;
-		if (n && !has_field(text, name, n))
+		if (n && !has_field(text, name, n) &&
+		    !common_field(text, name, n))
 			ret = fail(
 				w,
 				"corrupt %s: %s prints REC->%.*s, which is not one of its fields",
