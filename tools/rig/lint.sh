@@ -44,7 +44,8 @@ for t in "${targets[@]}"; do
 	(
 		# shellcheck source=/dev/null
 		. "$env"
-		make -C "$KDIR" M="$src" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
+		read -r -a kmake <<<"${KMAKEFLAGS:-}"
+		make -C "$KDIR" "${kmake[@]}" M="$src" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
 			W=1 C=1 modules >"$src/build.log" 2>&1
 	)
 	rc=$?

@@ -4,7 +4,8 @@
 # run-guest.sh [--demo|--bench] TARGET - build vtrace.ko (default and debug builds),
 # the helper and every selftests/ directory for TARGET's kernel and arch, pack
 # them into a busybox initramfs, boot the Debian kernel under QEMU (TCG) and
-# check the console.  TARGET: 6.12-amd64, 6.12-arm64 or 6.1-amd64.
+# check the console.  TARGET: one of fetch-kernel.sh's (6.12-amd64, 6.12-arm64,
+# 6.1-amd64, 5.10-amd64, 5.10-arm64, 7.3-amd64, 7.3-arm64).
 # VTRACE_SELFTESTS="vtrace ..." limits the selftests/ directories built and
 # run (default: all of them).
 #
@@ -37,6 +38,8 @@ kdir_env=$("$rig/fetch-kernel.sh" "$target")/env
 # shellcheck source=/dev/null
 . "$kdir_env"
 export ARCH CROSS_COMPILE
+# Extra make arguments the kernel's headers need here (fetch-kernel.sh).
+read -r -a kmake <<<"${KMAKEFLAGS:-}"
 
 log() { echo "run-guest[$target]: $*" >&2; }
 
@@ -66,9 +69,9 @@ copy_tree "$top" "$work/src"
 copy_tree "$top" "$work/src-debug"
 
 log "building vtrace.ko for $KVER"
-make -s -C "$KDIR" M="$work/src" modules >"$work/build.log" 2>&1 ||
+make -s -C "$KDIR" "${kmake[@]}" M="$work/src" modules >"$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; exit 1; }
-make -s -C "$KDIR" M="$work/src-debug" VTRACE_DEBUG=1 modules \
+make -s -C "$KDIR" "${kmake[@]}" M="$work/src-debug" VTRACE_DEBUG=1 modules \
 	>>"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
 cp "$work/src/vtrace.ko" "$stage/vtrace/vtrace.ko"
 cp "$work/src-debug/vtrace.ko" "$stage/vtrace/debug/vtrace.ko"
