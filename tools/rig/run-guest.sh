@@ -34,6 +34,7 @@ top=$(cd "$rig/../.." && pwd)
 work="$top/.cache/rig/$target"
 guest_timeout=${VTRACE_GUEST_TIMEOUT:-2400}
 
+run_start=$SECONDS
 kdir_env=$("$rig/fetch-kernel.sh" "$target")/env
 # shellcheck source=/dev/null
 . "$kdir_env"
@@ -223,6 +224,8 @@ if [ "$ARCH" = arm64 ]; then
 	dtb=(-dtb "$work/virt-vtrace.dtb")
 fi
 
+log "fetched, built and packed in $((SECONDS - run_start)) s"
+boot_start=$SECONDS
 log "booting $KVER ($mode)"
 console="$work/console.log"
 set +e
@@ -254,6 +257,7 @@ if [ "$mode" = tests ] && [ -x "$stage/vtrace/selftests/vtrace/no_debugfs" ]; th
 	fi
 fi
 
+log "guest boots took $((SECONDS - boot_start)) s"
 [ "$mode" = demo ] && exit 0
 if [ "$mode" = bench ]; then
 	sed -n '/^### vtrace-bench BEGIN/,/^### vtrace-bench END/p' "$console" |
