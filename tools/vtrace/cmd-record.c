@@ -36,8 +36,6 @@
 /* The progress line is rewritten at most twice a second. */
 #define PROGRESS_TICK_MS 500
 #define PROGRESS_MIN_INTERVAL_S 0.49
-/* The readers' SCHED_FIFO priority by default, where allowed. */
-#define RECORD_RT_PRIO 1
 
 struct record_opts {
 	struct cli_files catfiles;
@@ -838,25 +836,17 @@ static int config_recorder_opts(struct record *r,
 }
 
 /*
- * Readers at a realtime priority preempt the writers on their CPUs the
- * moment they are woken: without it, woken readers waited for a CPU-bound
- * writer's time slice while its buffer overflowed (see
- * Documentation/vtrace-record.rst). So the lowest one is the default
- * wherever it is allowed; -r asks for one, and is refused where it is
- * not allowed, before anything is prepared.
+ * -r asks for a realtime priority, refused where it is not allowed before
+ * anything is prepared; without it the recorder takes its default where
+ * allowed (see Documentation/vtrace-record.rst).
  */
 static int check_rt_prio(struct record_opts *o)
 {
 	char why[128];
 	int ret;
 
-	if (o->rt_prio < 0) {
-		o->rt_prio = vtrace_recorder_check_rt_prio(RECORD_RT_PRIO, why,
-							   sizeof(why)) ?
-				     0 :
-				     RECORD_RT_PRIO;
+	if (o->rt_prio == VTRACE_RECORDER_RT_DEFAULT)
 		return 0;
-	}
 	ret = vtrace_recorder_check_rt_prio(o->rt_prio, why, sizeof(why));
 	if (ret)
 		vtrace_err("%s", why);
@@ -886,6 +876,57 @@ static int open_sink(const struct record_opts *o, struct vtrace_sink **sink)
 	if (ret)
 		vtrace_err("cannot create %s: %s", o->output, strerror(-ret));
 	return ret;
+}
+
+/* The readers' realtime priority, as the recorder settled it. */
+static int rt_prio(const struct record *r)
+{
+	struct vtrace_recorder_wakeups w;
+
+	vtrace_recorder_wakeups(r->rec, &w);
+	return w.rt_prio;
+}
+
+/*
+ * Once, at the start: each setting of its own the recording goes on
+ * without. A knob this kernel does not have at all is no news but to -v.
+ */
+static void print_not_set(const struct record *r)
+{
+	const struct vtrace_knob_not_set *n;
+	size_t nr, i;
+
+	n = vtrace_recorder_not_set(r->rec, &nr);
+	for (i = 0; i < nr; i++) {
+		if (n[i].missing && !r->opts->verbose)
+			continue;
+		if (n[i].missing)
+			vtrace_warn("%s: not offered by this kernel (%s)%s%s",
+				    n[i].knob, strerror(-n[i].err),
+				    *n[i].value ? "; using " : "", n[i].value);
+		else
+			vtrace_warn("%s not set: %s; using %s", n[i].knob,
+				    strerror(-n[i].err),
+				    *n[i].value ? n[i].value : "the kernel's");
+	}
+}
+
+/* "not_set" of --json: the same list, with errno names. */
+static void json_not_set(struct vtrace_json *j, const struct record *r)
+{
+	const struct vtrace_knob_not_set *n;
+	size_t nr, i;
+
+	n = vtrace_recorder_not_set(r->rec, &nr);
+	vtrace_json_array_begin(j, "not_set");
+	for (i = 0; i < nr; i++) {
+		vtrace_json_object_begin(j, NULL);
+		vtrace_json_string(j, "knob", n[i].knob);
+		vtrace_json_string(j, "error", strerrorname_np(-n[i].err));
+		vtrace_json_string(j, "using", n[i].value);
+		vtrace_json_object_end(j);
+	}
+	vtrace_json_array_end(j);
 }
 
 /* Make the recorder and start it; prints. */
@@ -932,6 +973,7 @@ static int start(struct record *r)
 		return ret;
 	}
 	publish_partial(r);
+	print_not_set(r);
 	if (o->verbose)
 		vtrace_warn(
 			"reader: %s on %d CPUs, %zu-byte sub-buffers, woken at buffer_percent %d (%d under pressure); %s; %zu events; output %s",
@@ -940,7 +982,7 @@ static int start(struct record *r)
 			vtrace_recorder_subbuf_size(r->rec),
 			VTRACE_RECORDER_BUFFER_PERCENT,
 			VTRACE_RECORDER_LOW_PERCENT,
-			o->rt_prio ? "SCHED_FIFO while tracing" :
+			rt_prio(r) ? "SCHED_FIFO while tracing" :
 				     "at the caller's priority",
 			r->nr_events, o->output);
 	return 0;
@@ -1215,6 +1257,7 @@ static void print_summary(const struct record *r)
 		vtrace_json_uint(&j, "events", vtrace_recorder_cleared(r->rec));
 		vtrace_json_object_end(&j);
 	}
+	json_not_set(&j, r);
 	vtrace_json_object_begin(&j, "wakeups");
 	vtrace_json_uint(&j, "lowered", w.lowered);
 	vtrace_json_uint(&j, "lowered_lost", w.lowered_lost);
@@ -1304,7 +1347,8 @@ static void background_started(const struct record *r, int ready)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts opts = { .path = VTRACE_READER_AUTO, .rt_prio = -1 };
+	struct record_opts opts = { .path = VTRACE_READER_AUTO,
+				    .rt_prio = VTRACE_RECORDER_RT_DEFAULT };
 	struct record r = { .opts = &opts };
 	int ready = -1, ret, status = VTRACE_EXIT_FAIL;
 	const char *tracing_dir;

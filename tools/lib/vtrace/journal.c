@@ -255,6 +255,28 @@ static void restore_failed(struct vtrace_journal_restored *r, const char *what,
 			 strerror(-err));
 }
 
+/*
+ * Whether @file already holds @value: a knob the dead recording never
+ * managed to change (the kernel refused it) is not written again.
+ */
+static bool holds(struct tracefs_instance *tfs, const char *file,
+		  const char *value)
+{
+	char *now;
+	bool same;
+
+	if (!strcmp(file, "trace_clock"))
+		now = tracefs_get_clock(tfs);
+	else
+		now = tracefs_instance_file_read(tfs, file, NULL);
+	if (!now)
+		return false;
+	now[strcspn(now, "\n")] = '\0';
+	same = !strcmp(now, value);
+	free(now);
+	return same;
+}
+
 /* Writes the "set" lines back, last first. */
 static void restore_settings(struct tracefs_instance *tfs, char **lines, int nr,
 			     struct vtrace_journal_restored *r)
@@ -270,6 +292,8 @@ static void restore_settings(struct tracefs_instance *tfs, char **lines, int nr,
 		if (!value || strstr(file, "..") || *file == '/')
 			continue;
 		*value++ = '\0';
+		if (holds(tfs, file, value))
+			continue;
 		errno = 0;
 		/* An empty list is written as a truncation alone. */
 		if (tracefs_instance_file_write(tfs, file,

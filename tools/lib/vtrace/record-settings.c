@@ -29,6 +29,32 @@ static int write_number(struct tracefs_instance *instance, const char *file,
 	return 0;
 }
 
+/* A file's contents without the trailing newline, or NULL. */
+static char *read_setting(struct tracefs_instance *instance, const char *file)
+{
+	char *buf;
+	size_t len;
+
+	errno = 0;
+	buf = tracefs_instance_file_read(instance, file, NULL);
+	/* libtracefs returns NULL for an empty file too. */
+	if (!buf)
+		return errno ? NULL : strdup("");
+	len = strlen(buf);
+	while (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	return buf;
+}
+
+static int write_setting(struct tracefs_instance *instance, const char *file,
+			 const char *value)
+{
+	errno = 0;
+	if (tracefs_instance_file_write(instance, file, value) < 0)
+		return errno_or(-EIO);
+	return 0;
+}
+
 static long long read_kb(struct tracefs_instance *instance, const char *file,
 			 bool *expanded)
 {
@@ -119,6 +145,19 @@ int vtrace_settings_save(struct tracefs_instance *instance, int nr_cpus,
 	return 0;
 }
 
+/* Whether every CPU's buffer already has @kb, expanded. */
+static bool buffer_holds(const struct vtrace_record_settings *s, long long kb)
+{
+	int cpu;
+
+	if (s->unexpanded)
+		return false;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++)
+		if (s->buffer_kb[cpu] >= 0 && s->buffer_kb[cpu] != kb)
+			return false;
+	return true;
+}
+
 /**
  * vtrace_settings_set_buffer_kb - set every CPU's buffer_size_kb
  * @s: saved settings of the instance
@@ -132,7 +171,9 @@ int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
 	char file[64];
 	int cpu, ret;
 
-	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+	if (!s->buffer_changed && buffer_holds(s, kb))
+		return 0;
+	for (cpu = 0; cpu < s->nr_cpus && !s->buffer_changed; cpu++) {
 		if (s->buffer_kb[cpu] < 0)
 			continue;
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/buffer_size_kb",
@@ -141,8 +182,10 @@ int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
 		if (ret)
 			return ret;
 	}
-	s->buffer_changed = true;
-	return write_number(s->instance, "buffer_size_kb", kb);
+	ret = write_number(s->instance, "buffer_size_kb", kb);
+	if (!ret)
+		s->buffer_changed = true;
+	return ret;
 }
 
 /**
@@ -155,15 +198,17 @@ int vtrace_settings_set_buffer_kb(struct vtrace_record_settings *s,
 int vtrace_settings_set_clock(struct vtrace_record_settings *s,
 			      const char *clock)
 {
-	int ret = vtrace_journal_setting(s->journal, "trace_clock", s->clock);
+	int ret;
 
+	if (!s->clock_changed && !strcmp(s->clock, clock))
+		return 0;
+	ret = vtrace_journal_setting(s->journal, "trace_clock", s->clock);
 	if (ret)
 		return ret;
-	s->clock_changed = true;
-	errno = 0;
-	if (tracefs_instance_file_write(s->instance, "trace_clock", clock) < 0)
-		return errno_or(-EIO);
-	return 0;
+	ret = write_setting(s->instance, "trace_clock", clock);
+	if (!ret)
+		s->clock_changed = true;
+	return ret;
 }
 
 /**
@@ -180,11 +225,15 @@ int vtrace_settings_set_percent(struct vtrace_record_settings *s, int percent)
 
 	if (s->buffer_percent < 0)
 		return -EOPNOTSUPP;
+	if (!s->percent_changed && s->buffer_percent == percent)
+		return 0;
 	ret = journal_number(s, "buffer_percent", s->buffer_percent);
 	if (ret)
 		return ret;
-	s->percent_changed = true;
-	return write_number(s->instance, "buffer_percent", percent);
+	ret = write_number(s->instance, "buffer_percent", percent);
+	if (!ret)
+		s->percent_changed = true;
+	return ret;
 }
 
 /**
@@ -205,11 +254,15 @@ int vtrace_settings_set_subbuf_kb(struct vtrace_record_settings *s,
 
 	if (s->subbuf_kb < 0)
 		return -EOPNOTSUPP;
+	if (!s->subbuf_changed && s->subbuf_kb == kb)
+		return 0;
 	ret = journal_number(s, "buffer_subbuf_size_kb", s->subbuf_kb);
 	if (ret)
 		return ret;
-	s->subbuf_changed = true;
-	return write_number(s->instance, "buffer_subbuf_size_kb", kb);
+	ret = write_number(s->instance, "buffer_subbuf_size_kb", kb);
+	if (!ret)
+		s->subbuf_changed = true;
+	return ret;
 }
 
 /**
@@ -224,38 +277,16 @@ int vtrace_settings_set_tracing_on(struct vtrace_record_settings *s, int on)
 	int ret;
 
 	if (!s->tracing_on_changed) {
+		if (s->tracing_on == on)
+			return 0;
 		ret = journal_number(s, "tracing_on", s->tracing_on);
 		if (ret)
 			return ret;
 	}
-	s->tracing_on_changed = true;
-	return write_number(s->instance, "tracing_on", on);
-}
-
-/* A file's contents without the trailing newline, or NULL. */
-static char *read_setting(struct tracefs_instance *instance, const char *file)
-{
-	char *buf;
-	size_t len;
-
-	errno = 0;
-	buf = tracefs_instance_file_read(instance, file, NULL);
-	/* libtracefs returns NULL for an empty file too. */
-	if (!buf)
-		return errno ? NULL : strdup("");
-	len = strlen(buf);
-	while (len && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	return buf;
-}
-
-static int write_setting(struct tracefs_instance *instance, const char *file,
-			 const char *value)
-{
-	errno = 0;
-	if (tracefs_instance_file_write(instance, file, value) < 0)
-		return errno_or(-EIO);
-	return 0;
+	ret = write_number(s->instance, "tracing_on", on);
+	if (!ret)
+		s->tracing_on_changed = true;
+	return ret;
 }
 
 /**
@@ -268,18 +299,26 @@ static int write_setting(struct tracefs_instance *instance, const char *file,
 int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
 				const char *mask)
 {
+	char *was = s->cpumask;
 	int ret;
 
-	if (!s->cpumask) {
-		s->cpumask = read_setting(s->instance, "tracing_cpumask");
-		if (!s->cpumask)
+	if (!was) {
+		was = read_setting(s->instance, "tracing_cpumask");
+		if (!was)
 			return errno_or(-EIO);
 		ret = vtrace_journal_setting(s->journal, "tracing_cpumask",
-					     s->cpumask);
-		if (ret)
+					     was);
+		if (ret) {
+			free(was);
 			return ret;
+		}
 	}
-	return write_setting(s->instance, "tracing_cpumask", mask);
+	ret = write_setting(s->instance, "tracing_cpumask", mask);
+	if (!ret)
+		s->cpumask = was;
+	else if (was != s->cpumask)
+		free(was);
+	return ret;
 }
 
 /**
@@ -293,28 +332,36 @@ int vtrace_settings_set_cpumask(struct vtrace_record_settings *s,
 int vtrace_settings_set_event_pids(struct vtrace_record_settings *s,
 				   const pid_t *pids, size_t nr)
 {
+	char *list, *was = s->event_pids;
 	size_t i, off = 0;
-	char *list;
 	int ret;
 
-	if (!s->event_pids) {
-		s->event_pids = read_setting(s->instance, "set_event_pid");
-		if (!s->event_pids)
+	if (!was) {
+		was = read_setting(s->instance, "set_event_pid");
+		if (!was)
 			return errno_or(-EIO);
-		ret = vtrace_journal_setting(s->journal, "set_event_pid",
-					     s->event_pids);
-		if (ret)
+		ret = vtrace_journal_setting(s->journal, "set_event_pid", was);
+		if (ret) {
+			free(was);
 			return ret;
+		}
 	}
 	list = malloc(nr * 12 + 1);
-	if (!list)
+	if (!list) {
+		if (was != s->event_pids)
+			free(was);
 		return -ENOMEM;
+	}
 	list[0] = '\0';
 	for (i = 0; i < nr; i++)
 		off += sprintf(list + off, "%s%d", i ? " " : "", (int)pids[i]);
 	/* Writing replaces the list (the file is opened with O_TRUNC). */
 	ret = write_setting(s->instance, "set_event_pid", list);
 	free(list);
+	if (!ret)
+		s->event_pids = was;
+	else if (was != s->event_pids)
+		free(was);
 	return ret;
 }
 
@@ -340,31 +387,115 @@ int vtrace_settings_set_option(struct vtrace_record_settings *s,
 	was = read_setting(s->instance, file);
 	if (!was)
 		return errno_or(-EIO);
-	ret = vtrace_journal_setting(s->journal, file, was);
-	if (ret) {
+	if (!strcmp(was, on ? "1" : "0")) {
 		free(was);
-		return ret;
+		return 0;
 	}
 	grown = realloc(s->options, (s->nr_options + 1) * sizeof(*grown));
-	if (!grown) {
-		free(was);
-		return -ENOMEM;
-	}
-	s->options = grown;
-	ret = asprintf(&grown[s->nr_options], "%s%s",
-		       strcmp(was, "1") ? "no" : "", name);
+	ret = grown ? vtrace_journal_setting(s->journal, file, was) : -ENOMEM;
+	if (grown)
+		s->options = grown;
+	if (!ret)
+		ret = write_setting(s->instance, file, on ? "1" : "0");
+	/* What is put back is the opposite of what was written. */
+	if (!ret &&
+	    asprintf(&grown[s->nr_options], "%s%s", on ? "no" : "", name) < 0)
+		ret = -ENOMEM;
+	else if (!ret)
+		s->nr_options++;
 	free(was);
-	if (ret < 0)
-		return -ENOMEM;
-	s->nr_options++;
-	return write_setting(s->instance, file, on ? "1" : "0");
+	return ret;
+}
+
+/**
+ * vtrace_knob_refusal - whether a write failed because the kernel refuses it
+ * @err: the negative errno of a setter
+ *
+ * A knob the kernel does not have (yet), cannot take or will not let this
+ * process change (a read-only mount, SELinux, lockdown): a recording that
+ * only chose the value itself can go on with the kernel's.
+ *
+ * Return: true for -EPERM, -EACCES, -EROFS, -EINVAL, -ENOENT and
+ * -EOPNOTSUPP.
+ */
+bool vtrace_knob_refusal(int err)
+{
+	switch (err) {
+	case -EPERM:
+	case -EACCES:
+	case -EROFS:
+	case -EINVAL:
+	case -ENOENT:
+	case -EOPNOTSUPP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * vtrace_settings_read_back - the value of a knob now, as the kernel has it
+ * @s: saved settings of the instance
+ * @knob: the file, relative to the instance
+ * @value: set to its first line (the selected clock alone for trace_clock),
+ *	or to "" when the file cannot be read
+ * @len: room in @value
+ */
+void vtrace_settings_read_back(const struct vtrace_record_settings *s,
+			       const char *knob, char *value, size_t len)
+{
+	char *buf;
+
+	if (!strcmp(knob, "trace_clock"))
+		buf = tracefs_get_clock(s->instance);
+	else
+		buf = read_setting(s->instance, knob);
+	snprintf(value, len, "%.*s", buf ? (int)strcspn(buf, "\n") : 0,
+		 buf ?: "");
+	free(buf);
+}
+
+/* Notes the first knob that could not be put back, and what it holds. */
+static void restore_failed(struct vtrace_record_settings *s, const char *knob,
+			   const char *wanted, int err, int *ret)
+{
+	char now[VTRACE_KNOB_VALUE_MAX];
+
+	if (*ret)
+		return;
+	*ret = err;
+	vtrace_settings_read_back(s, knob, now, sizeof(now));
+	snprintf(s->restore_error, sizeof(s->restore_error),
+		 "cannot put %s back to %s: %s; it is left at %s", knob, wanted,
+		 strerror(-err), *now ? now : "an unknown value");
+}
+
+static void restore_number(struct vtrace_record_settings *s, const char *knob,
+			   long long value, int *ret)
+{
+	char buf[32];
+	int err;
+
+	err = write_number(s->instance, knob, value);
+	snprintf(buf, sizeof(buf), "%lld", value);
+	if (err)
+		restore_failed(s, knob, buf, err, ret);
+}
+
+static void restore_string(struct vtrace_record_settings *s, const char *knob,
+			   const char *value, int *ret)
+{
+	/* An empty list is written as a truncation alone. */
+	int err = write_setting(s->instance, knob, *value ? value : "\n");
+
+	if (err)
+		restore_failed(s, knob, *value ? value : "\"\"", err, ret);
 }
 
 /* tracing_cpumask, set_event_pid and options, as found; in reverse. */
-static int restore_filters(struct vtrace_record_settings *s)
+static void restore_filters(struct vtrace_record_settings *s, int *ret)
 {
 	char file[300];
-	int ret = 0, err;
 	bool on;
 
 	while (s->nr_options) {
@@ -372,87 +503,59 @@ static int restore_filters(struct vtrace_record_settings *s)
 
 		on = strncmp(opt, "no", 2);
 		snprintf(file, sizeof(file), "options/%s", on ? opt : opt + 2);
-		err = write_setting(s->instance, file, on ? "1" : "0");
-		if (err && !ret)
-			ret = err;
+		restore_string(s, file, on ? "1" : "0", ret);
 		free(opt);
 	}
 	if (s->event_pids) {
-		/* An empty list is written as a truncation alone. */
-		err = write_setting(s->instance, "set_event_pid",
-				    *s->event_pids ? s->event_pids : "\n");
-		if (err && !ret)
-			ret = err;
+		restore_string(s, "set_event_pid", s->event_pids, ret);
 		free(s->event_pids);
 		s->event_pids = NULL;
 	}
 	if (s->cpumask) {
-		err = write_setting(s->instance, "tracing_cpumask", s->cpumask);
-		if (err && !ret)
-			ret = err;
+		restore_string(s, "tracing_cpumask", s->cpumask, ret);
 		free(s->cpumask);
 		s->cpumask = NULL;
 	}
-	return ret;
 }
 
 /**
  * vtrace_settings_restore - put back every setting that was changed
  * @s: saved settings
  *
- * All are attempted even when one fails; tracing_on goes last so that the
- * buffer is not written to while it is being restored.
- * Return: 0, or the negative errno of the first failure.
+ * Only what a setter changed is written. All are attempted even when one
+ * fails; tracing_on goes last so that the buffer is not written to while
+ * it is being restored.
+ *
+ * Return: 0, or the negative errno of the first failure, which
+ * @s->restore_error then describes.
  */
 int vtrace_settings_restore(struct vtrace_record_settings *s)
 {
-	int ret = 0, err, cpu;
 	char file[64];
+	int ret = 0, cpu;
 
-	if (s->subbuf_changed) {
-		err = write_number(s->instance, "buffer_subbuf_size_kb",
-				   s->subbuf_kb);
-		if (err && !ret)
-			ret = err;
-		s->subbuf_changed = false;
+	s->restore_error[0] = '\0';
+	if (s->subbuf_changed)
+		restore_number(s, "buffer_subbuf_size_kb", s->subbuf_kb, &ret);
+	s->subbuf_changed = false;
+	for (cpu = 0; s->buffer_changed && cpu < s->nr_cpus; cpu++) {
+		if (s->buffer_kb[cpu] < 0)
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/buffer_size_kb",
+			 cpu);
+		restore_number(s, file, s->buffer_kb[cpu], &ret);
 	}
-	if (s->buffer_changed) {
-		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-			if (s->buffer_kb[cpu] < 0)
-				continue;
-			snprintf(file, sizeof(file),
-				 "per_cpu/cpu%d/buffer_size_kb", cpu);
-			err = write_number(s->instance, file,
-					   s->buffer_kb[cpu]);
-			if (err && !ret)
-				ret = err;
-		}
-		s->buffer_changed = false;
-	}
-	if (s->clock_changed) {
-		errno = 0;
-		if (tracefs_instance_file_write(s->instance, "trace_clock",
-						s->clock) < 0 &&
-		    !ret)
-			ret = errno_or(-EIO);
-		s->clock_changed = false;
-	}
-	if (s->percent_changed) {
-		err = write_number(s->instance, "buffer_percent",
-				   s->buffer_percent);
-		if (err && !ret)
-			ret = err;
-		s->percent_changed = false;
-	}
-	err = restore_filters(s);
-	if (err && !ret)
-		ret = err;
-	if (s->tracing_on_changed) {
-		err = write_number(s->instance, "tracing_on", s->tracing_on);
-		if (err && !ret)
-			ret = err;
-		s->tracing_on_changed = false;
-	}
+	s->buffer_changed = false;
+	if (s->clock_changed)
+		restore_string(s, "trace_clock", s->clock, &ret);
+	s->clock_changed = false;
+	if (s->percent_changed)
+		restore_number(s, "buffer_percent", s->buffer_percent, &ret);
+	s->percent_changed = false;
+	restore_filters(s, &ret);
+	if (s->tracing_on_changed)
+		restore_number(s, "tracing_on", s->tracing_on, &ret);
+	s->tracing_on_changed = false;
 	return ret;
 }
 

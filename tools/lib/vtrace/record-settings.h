@@ -4,6 +4,13 @@
  * back exactly: per-CPU buffer sizes, trace_clock, buffer_percent,
  * tracing_cpumask, set_event_pid, trace options and tracing_on of one
  * instance.
+ *
+ * Every setter writes only when the knob does not already hold the value,
+ * counts a setting as changed only once its write succeeded, and the
+ * restore writes back only what changed.  Which refusals a recording may
+ * go on without is the caller's choice: vtrace_knob_refusal() tells a
+ * refusal apart from a failure, vtrace_settings_read_back() what the
+ * kernel kept.
  */
 #ifndef _VTRACE_RECORD_SETTINGS_H
 #define _VTRACE_RECORD_SETTINGS_H
@@ -14,6 +21,9 @@
 
 struct tracefs_instance;
 struct vtrace_journal;
+
+/* Room for a knob's value as read back ("[local]", "7 (expanded: 1408)"). */
+#define VTRACE_KNOB_VALUE_MAX 64
 
 /**
  * struct vtrace_record_settings - settings as found, and what was changed
@@ -38,6 +48,8 @@ struct vtrace_journal;
  * @tracing_on_changed: vtrace_settings_set_tracing_on() wrote tracing_on
  * @journal: where each value is noted before it is first changed (see
  *	journal.h), or NULL; the caller's, set after vtrace_settings_save()
+ * @restore_error: after a failed vtrace_settings_restore(), which knob
+ *	could not be put back and the value it was left at
  */
 struct vtrace_record_settings {
 	struct tracefs_instance *instance;
@@ -58,6 +70,7 @@ struct vtrace_record_settings {
 	bool percent_changed;
 	bool tracing_on_changed;
 	struct vtrace_journal *journal;
+	char restore_error[256];
 };
 
 int vtrace_settings_save(struct tracefs_instance *instance, int nr_cpus,
@@ -76,6 +89,9 @@ int vtrace_settings_set_event_pids(struct vtrace_record_settings *s,
 				   const pid_t *pids, size_t nr);
 int vtrace_settings_set_option(struct vtrace_record_settings *s,
 			       const char *option);
+bool vtrace_knob_refusal(int err);
+void vtrace_settings_read_back(const struct vtrace_record_settings *s,
+			       const char *knob, char *value, size_t len);
 int vtrace_settings_restore(struct vtrace_record_settings *s);
 void vtrace_settings_free(struct vtrace_record_settings *s);
 

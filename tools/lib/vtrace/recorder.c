@@ -44,6 +44,8 @@
 #define RECORD_SUBBUF_KB 64
 /* The clock Perfetto places ftrace events with, where it needs no hint. */
 #define DEFAULT_CLOCK "boot"
+/* Knobs the recording chose itself and the kernel refused, at most. */
+#define MAX_NOT_SET 16
 
 /**
  * struct cpu_thread - one CPU's reader thread
@@ -153,6 +155,10 @@ struct cpu_thread {
  *	the main thread may be preempted while it holds this one
  * @rt_starved: see &struct vtrace_recorder_wakeups
  * @rt_resumed: see &struct vtrace_recorder_wakeups
+ * @not_set: settings the recording chose itself that the kernel refused
+ * @nr_not_set: entries in @not_set
+ * @percent_refused: buffer_percent cannot be changed: the wake-ups do not
+ *	adapt
  */
 struct vtrace_recorder {
 	struct vtrace_recorder_opts opts;
@@ -196,6 +202,9 @@ struct vtrace_recorder {
 	pthread_mutex_t policy_lock;
 	unsigned long long rt_starved;
 	unsigned long long rt_resumed;
+	struct vtrace_knob_not_set not_set[MAX_NOT_SET];
+	size_t nr_not_set;
+	bool percent_refused;
 };
 
 static void rec_error(struct vtrace_recorder *rec, const char *fmt, ...)
@@ -305,12 +314,56 @@ int vtrace_recorder_check_rt_prio(int prio, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * Notes a setting the kernel refused that the recording chose itself
+ * (@err a refusal: vtrace_knob_refusal()); @value is what is in force.
+ */
+static void note_not_set(struct vtrace_recorder *rec, const char *knob, int err,
+			 const char *value)
+{
+	struct vtrace_knob_not_set *n;
+
+	if (rec->nr_not_set == MAX_NOT_SET)
+		return;
+	n = &rec->not_set[rec->nr_not_set++];
+	n->knob = knob;
+	n->err = err;
+	n->missing = err == -ENOENT || err == -EOPNOTSUPP;
+	snprintf(n->value, sizeof(n->value), "%s", value);
+}
+
+/*
+ * A knob the recording chose a value for itself: a refusal leaves the
+ * kernel's value in force and is noted. Returns @err for any other
+ * failure, else 0.
+ */
+static int optional_knob(struct vtrace_recorder *rec, const char *knob, int err)
+{
+	char value[VTRACE_KNOB_VALUE_MAX];
+
+	if (!err || !vtrace_knob_refusal(err))
+		return err;
+	vtrace_settings_read_back(&rec->settings, knob, value, sizeof(value));
+	note_not_set(rec, knob, err, value);
+	return 0;
+}
+
 /* vtrace_recorder_opts.rt_prio: refused before anything is set up. */
 static int check_rt_prio(struct vtrace_recorder *rec)
 {
 	char why[128];
 	int ret;
 
+	if (rec->opts.rt_prio == VTRACE_RECORDER_RT_DEFAULT) {
+		rec->opts.rt_prio = VTRACE_RECORDER_DEFAULT_RT_PRIO;
+		ret = vtrace_recorder_check_rt_prio(rec->opts.rt_prio, why,
+						    sizeof(why));
+		if (ret) {
+			note_not_set(rec, "rt_prio", ret, "0");
+			rec->opts.rt_prio = 0;
+		}
+		rec->wakeups.rt_prio = rec->opts.rt_prio;
+	}
 	ret = vtrace_recorder_check_rt_prio(rec->opts.rt_prio, why,
 					    sizeof(why));
 	if (ret) {
@@ -477,7 +530,7 @@ static int choose_subbuf_size(struct vtrace_recorder *rec)
 	if (max && max / 1024 < kb)
 		kb = max / 1024;
 	ret = vtrace_settings_set_subbuf_kb(&rec->settings, kb);
-	return ret == -EOPNOTSUPP ? 0 : ret;
+	return optional_knob(rec, "buffer_subbuf_size_kb", ret);
 }
 
 static int set_clock(struct vtrace_recorder *rec)
@@ -486,9 +539,9 @@ static int set_clock(struct vtrace_recorder *rec)
 	int ret;
 
 	ret = vtrace_settings_set_clock(&rec->settings, clock);
-	if (ret == -EINVAL && !rec->opts.clock)
-		ret = 0; /* a kernel without it: keep the one found */
-	else if (ret == -EINVAL)
+	if (!rec->opts.clock)
+		ret = optional_knob(rec, "trace_clock", ret);
+	if (ret == -EINVAL)
 		rec_error(rec, "unknown clock '%s' (see trace_clock)", clock);
 	else if (ret)
 		settings_error(rec, "trace_clock", ret);
@@ -542,7 +595,8 @@ static int set_up_filters(struct vtrace_recorder *rec)
 	 * fills while record-tgid is on; instances do not have it.
 	 */
 	ret = vtrace_settings_set_option(&rec->settings, "record-tgid");
-	if (ret && ret != -ENOENT)
+	ret = optional_knob(rec, "options/record-tgid", ret);
+	if (ret)
 		return settings_error(rec, "options/record-tgid", ret);
 	for (opt = o->tracefs_options; opt && *opt; opt++) {
 		ret = vtrace_settings_set_option(&rec->settings, *opt);
@@ -572,6 +626,18 @@ static unsigned long long events_in_buffer(struct vtrace_recorder *rec)
 	return n;
 }
 
+/* The wake-up mark; without it the readers are woken at the kernel's. */
+static int set_percent(struct vtrace_recorder *rec)
+{
+	int ret;
+
+	ret = vtrace_settings_set_percent(&rec->settings,
+					  VTRACE_RECORDER_BUFFER_PERCENT);
+	rec->percent_refused = ret;
+	ret = optional_knob(rec, "buffer_percent", ret);
+	return ret ? settings_error(rec, "buffer_percent", ret) : 0;
+}
+
 /*
  * vtrace_recorder_opts.keep_buffer: a new clock, size or sub-buffer size
  * would empty the buffer as surely as clearing it, so the buffer stays as
@@ -584,10 +650,9 @@ static int keep_buffer(struct vtrace_recorder *rec)
 	rec->clock = tracefs_get_clock(rec->tfs);
 	if (!rec->clock)
 		return -ENOMEM;
-	ret = vtrace_settings_set_percent(&rec->settings,
-					  VTRACE_RECORDER_BUFFER_PERCENT);
-	if (ret && ret != -EOPNOTSUPP)
-		return settings_error(rec, "buffer_percent", ret);
+	ret = set_percent(rec);
+	if (ret)
+		return ret;
 	return set_up_filters(rec);
 }
 
@@ -621,16 +686,18 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 		kb = o->buffer_kb ?: ring_buffer_kb(rec);
 		ret = vtrace_settings_set_buffer_kb(
 			&rec->settings, kb ?: rec->settings.buffer_kb[0]);
+		/* Only a size asked for is needed; the others are ours. */
+		if (!o->buffer_kb)
+			ret = optional_knob(rec, "buffer_size_kb", ret);
 		if (ret)
 			return settings_error(rec, "buffer_size_kb", ret);
 	}
 	ret = set_clock(rec);
 	if (ret)
 		return ret;
-	ret = vtrace_settings_set_percent(&rec->settings,
-					  VTRACE_RECORDER_BUFFER_PERCENT);
-	if (ret && ret != -EOPNOTSUPP)
-		return settings_error(rec, "buffer_percent", ret);
+	ret = set_percent(rec);
+	if (ret)
+		return ret;
 	ret = set_up_filters(rec);
 	if (ret)
 		return ret;
@@ -890,7 +957,7 @@ static void publish_stats(struct cpu_thread *t)
 static void lower_percent(struct vtrace_recorder *rec, bool lost)
 {
 	clock_gettime(CLOCK_MONOTONIC, &rec->calm_since);
-	if (rec->lowered ||
+	if (rec->lowered || rec->percent_refused ||
 	    vtrace_settings_set_percent(&rec->settings,
 					VTRACE_RECORDER_LOW_PERCENT))
 		return;
@@ -1266,9 +1333,7 @@ static int tear_down(struct vtrace_recorder *rec, bool finish)
 	if (rec->settings_saved) {
 		err = vtrace_settings_restore(&rec->settings);
 		if (err) {
-			rec_error(rec,
-				  "cannot restore the tracefs settings: %s",
-				  strerror(-err));
+			rec_error(rec, "%s", rec->settings.restore_error);
 			ret = ret ?: err;
 		}
 		vtrace_settings_free(&rec->settings);
@@ -1807,6 +1872,25 @@ int vtrace_recorder_rt_restored(const struct vtrace_recorder *rec)
 	for (cpu = 0; cpu < rec->nr_cpus; cpu++)
 		n += rec->threads[cpu].rt_restored;
 	return n;
+}
+
+/**
+ * vtrace_recorder_not_set - settings the kernel refused, left as it has them
+ * @rec: a started recorder
+ * @nr: set to the number of entries
+ *
+ * Settings the recording chose itself (the sub-buffer size, the wake-up
+ * mark, the clock and the buffer size when none was asked for, the
+ * options it needs, the readers' default realtime priority) that the
+ * kernel does not have or refused; the recording went on without them.
+ *
+ * Return: the entries, in the order they were met, valid as long as @rec.
+ */
+const struct vtrace_knob_not_set *
+vtrace_recorder_not_set(const struct vtrace_recorder *rec, size_t *nr)
+{
+	*nr = rec->nr_not_set;
+	return rec->not_set;
 }
 
 /**

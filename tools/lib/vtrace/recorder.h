@@ -74,6 +74,14 @@ struct vtrace_recorder;
  */
 #define VTRACE_RECORDER_WATCH_MS 100
 #define VTRACE_RECORDER_RT_CALM_MS 1000
+/*
+ * Readers at a realtime priority preempt the writers on their CPUs the
+ * moment they are woken: without it, woken readers waited for a CPU-bound
+ * writer's time slice while its buffer overflowed. The lowest one is the
+ * default wherever it is allowed.
+ */
+#define VTRACE_RECORDER_RT_DEFAULT (-1)
+#define VTRACE_RECORDER_DEFAULT_RT_PRIO 1
 
 /**
  * enum vtrace_fill_policy - what a recording keeps when data outgrows it
@@ -144,8 +152,10 @@ struct vtrace_recorder_hooks;
  *	recording ("name" or "noname"); NULL: none
  * @rt_prio: run the reader threads at this SCHED_FIFO priority (1..99)
  *	while tracing is on, as trace-cmd record -r does; 0: as the caller
- *	runs (the default). Needs CAP_SYS_NICE or an RLIMIT_RTPRIO that
- *	allows it
+ *	runs; %VTRACE_RECORDER_RT_DEFAULT: %VTRACE_RECORDER_DEFAULT_RT_PRIO
+ *	where this process may take it, else as the caller runs (noted in
+ *	vtrace_recorder_not_set()). Needs CAP_SYS_NICE or an RLIMIT_RTPRIO
+ *	that allows it
  * @keep_buffer: record what the buffer already holds too: it is not
  *	cleared, and @buffer_kb, @clock and the sub-buffer size are not
  *	applied (each would empty it); every event format is stored, since
@@ -217,6 +227,29 @@ struct vtrace_recorder_progress {
 };
 
 /**
+ * struct vtrace_knob_not_set - a setting the recording chose itself and
+ *	the kernel refused
+ * @knob: the tracefs file, relative to the instance
+ *	("buffer_subbuf_size_kb", "options/record-tgid"), or "rt_prio" for
+ *	the readers' realtime priority
+ * @err: why (a negative errno; see vtrace_knob_refusal())
+ * @missing: this kernel has no such knob (it came in a later Linux, or
+ *	an instance does not have it), rather than refusing a value
+ * @value: the value in force instead, read back from the kernel; "" when
+ *	there is none
+ *
+ * The recording goes on with the kernel's value. Values the caller asked
+ * for (vtrace_recorder_opts.buffer_kb, .clock, .rt_prio, .cpumask, ...)
+ * are never here: the kernel refusing one of them fails the start.
+ */
+struct vtrace_knob_not_set {
+	const char *knob;
+	int err;
+	bool missing;
+	char value[64];
+};
+
+/**
  * struct vtrace_recorder_wakeups - how the readers adapted their wake-ups
  * @lowered: times buffer_percent went from %VTRACE_RECORDER_BUFFER_PERCENT
  *	down to %VTRACE_RECORDER_LOW_PERCENT
@@ -279,6 +312,8 @@ const char *vtrace_recorder_clock(const struct vtrace_recorder *rec);
 void vtrace_recorder_wakeups(const struct vtrace_recorder *rec,
 			     struct vtrace_recorder_wakeups *w);
 int vtrace_recorder_rt_restored(const struct vtrace_recorder *rec);
+const struct vtrace_knob_not_set *
+vtrace_recorder_not_set(const struct vtrace_recorder *rec, size_t *nr);
 const struct vtrace_sink *
 vtrace_recorder_sink(const struct vtrace_recorder *rec);
 
