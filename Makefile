@@ -11,7 +11,9 @@
 #	tools		tools/vtrace/vtrace only
 #	dtbs		device-tree overlays for boards (dts/*.dtbo)
 #	demo		boot a VM with the module and its simulator, show the events
-#	check		every test: host, then each rig kernel; ends "N passed, N failed"
+#	check		every test: host, then the default rig kernels (every kernel
+#			line, both arches); ends "N passed, N failed"
+#	check-all	the same on every rig kernel and arch
 #	lint		the static checks (tools/rig/lint.sh; make check runs them too)
 #	bench		reader benchmarks: the host's tracefs, trace.dat readers
 #			(report, convert), libvtrace-atrace's
@@ -41,6 +43,9 @@ demo:
 check:
 	tools/rig/check.sh
 
+check-all:
+	tools/rig/check.sh --all
+
 lint:
 	tools/rig/lint.sh
 
@@ -64,4 +69,4 @@ clean:
 	$(MAKE) -C tools/lib/atrace clean
 	$(MAKE) -C dts clean
 
-.PHONY: all module tools dtbs demo check lint bench install clean
+.PHONY: all module tools dtbs demo check check-all lint bench install clean

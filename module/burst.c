@@ -192,14 +192,19 @@ static int burst_create_threads(void)
 		struct burst_worker *worker = per_cpu_ptr(&burst_workers, cpu);
 		struct task_struct *task;
 
-		task = kthread_create_on_cpu(burst_thread, worker, cpu,
-					     "vtrace_burst/%u");
+		/*
+		 * kthread_create() and kthread_bind() rather than
+		 * kthread_create_on_cpu(), which 5.10 does not export.
+		 */
+		task = kthread_create(burst_thread, worker, "vtrace_burst/%u",
+				      cpu);
 		if (IS_ERR(task)) {
 			/* Never woken, so they stop before running at all. */
 			burst_reap();
 			cpumask_clear(&burst.cpus);
 			return PTR_ERR(task);
 		}
+		kthread_bind(task, cpu);
 		worker->task = task;
 		worker->cpu = cpu;
 		worker->emitted = 0;

@@ -564,8 +564,9 @@ TEST_F_TIMEOUT(emit, concurrent_writers, 120)
 		"mali", "thermal_exynos", "thermal_exynos_gpu" \
 	}
 
-/* A fixed array: "u64 mem_values[4]" (older kernels print the length
- * expression, which the format parser splits at a blank inside it).
+/* A fixed array: "u64 mem_values[(4 * sizeof(u64)) / sizeof(u64)]", the
+ * device's declaration, which the format parser splits at a blank inside
+ * the length.
  */
 static bool fixed_array(const struct vt_field *fld)
 {

@@ -4,7 +4,8 @@
 # run-guest.sh [--demo|--bench] TARGET - build vtrace.ko (default and debug builds),
 # the helper and every selftests/ directory for TARGET's kernel and arch, pack
 # them into a busybox initramfs, boot the Debian kernel under QEMU (TCG) and
-# check the console.  TARGET: 6.12-amd64, 6.12-arm64 or 6.1-amd64.
+# check the console.  TARGET: one of fetch-kernel.sh's (6.12-amd64, 6.12-arm64,
+# 6.1-amd64, 5.10-amd64, 5.10-arm64, 7.3-amd64, 7.3-arm64).
 # VTRACE_SELFTESTS="vtrace ..." limits the selftests/ directories built and
 # run (default: all of them).
 #
@@ -33,10 +34,13 @@ top=$(cd "$rig/../.." && pwd)
 work="$top/.cache/rig/$target"
 guest_timeout=${VTRACE_GUEST_TIMEOUT:-2400}
 
+run_start=$SECONDS
 kdir_env=$("$rig/fetch-kernel.sh" "$target")/env
 # shellcheck source=/dev/null
 . "$kdir_env"
 export ARCH CROSS_COMPILE
+# Extra make arguments the kernel's headers need here (fetch-kernel.sh).
+read -r -a kmake <<<"${KMAKEFLAGS:-}"
 
 log() { echo "run-guest[$target]: $*" >&2; }
 
@@ -66,9 +70,9 @@ copy_tree "$top" "$work/src"
 copy_tree "$top" "$work/src-debug"
 
 log "building vtrace.ko for $KVER"
-make -s -C "$KDIR" M="$work/src" modules >"$work/build.log" 2>&1 ||
+make -s -C "$KDIR" "${kmake[@]}" M="$work/src" modules >"$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; exit 1; }
-make -s -C "$KDIR" M="$work/src-debug" VTRACE_DEBUG=1 modules \
+make -s -C "$KDIR" "${kmake[@]}" M="$work/src-debug" VTRACE_DEBUG=1 modules \
 	>>"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
 cp "$work/src/vtrace.ko" "$stage/vtrace/vtrace.ko"
 cp "$work/src-debug/vtrace.ko" "$stage/vtrace/debug/vtrace.ko"
@@ -220,6 +224,8 @@ if [ "$ARCH" = arm64 ]; then
 	dtb=(-dtb "$work/virt-vtrace.dtb")
 fi
 
+log "fetched, built and packed in $((SECONDS - run_start)) s"
+boot_start=$SECONDS
 log "booting $KVER ($mode)"
 console="$work/console.log"
 set +e
@@ -251,6 +257,7 @@ if [ "$mode" = tests ] && [ -x "$stage/vtrace/selftests/vtrace/no_debugfs" ]; th
 	fi
 fi
 
+log "guest boots took $((SECONDS - boot_start)) s"
 [ "$mode" = demo ] && exit 0
 if [ "$mode" = bench ]; then
 	sed -n '/^### vtrace-bench BEGIN/,/^### vtrace-bench END/p' "$console" |

@@ -116,6 +116,21 @@ TRACE_DEFINE_ENUM(MALI_POWER_LEVEL_STACKS);
 	 ((int)(sizeof(struct { int:(-!!(__builtin_types_compatible_p(typeof((a)), \
 	 typeof(&(a)[0])))); }))))
 
+/*
+ * mali_jit_report_gpu_mem's mem_values, declared as the device declares it:
+ * "u64 mem_values[(4 * sizeof(u64)) / sizeof(u64)]".  __array() would do on
+ * 5.10 and 6.1, but later kernels print the length evaluated ("[4]").  A
+ * struct field of the array's type has the size and alignment, and its
+ * filter type argument, the last of its field entry, names the text.
+ */
+#ifndef MALI_JIT_MEM_VALUES_T
+#define MALI_JIT_MEM_VALUES_T
+typedef u64 mali_jit_mem_values_t[(4 * sizeof(u64)) / sizeof(u64)];
+#endif
+#define MALI_JIT_MEM_VALUES_FIELD					\
+	FILTER_OTHER, .type = "u64",					\
+	.name = "mem_values[(4 * sizeof(u64)) / sizeof(u64)]"
+
 /* mali_mmu_page_fault_grow's status, AS_FAULTSTATUS, decoded. */
 #define MALI_FAULT_DECODED						\
 	(((__entry->status) & (1u << 10)) ? "DECODER_FAULT" : "SLAVE_FAULT")
@@ -431,7 +446,8 @@ TRACE_EVENT(mali_jit_report_gpu_mem,
 	    TP_ARGS(base_addr, reg_addr, mem_values, flags),
 	    TP_STRUCT__entry(__field(u64, base_addr)
 			     __field(u64, reg_addr)
-			     __array(u64, mem_values, (4 * sizeof(u64)) / sizeof(u64))
+			     __field_struct_ext(mali_jit_mem_values_t, mem_values,
+						MALI_JIT_MEM_VALUES_FIELD)
 			     __field(unsigned int, flags)),
 	    TP_fast_assign(__entry->base_addr = base_addr;
 			   __entry->reg_addr = reg_addr;
