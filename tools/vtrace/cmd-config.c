@@ -20,8 +20,7 @@
 #include <vtrace/trace-config.h>
 
 #include "builtin.h"
-#include "cli.h"
-#include "cli-session.h"
+#include "cli-config.h"
 
 /*
  * Perfetto needs a buffer in every config; with write_into_file it only
@@ -33,7 +32,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: vtrace config [-f CATFILE]... [-c CAT[,CAT]]... [-e G/E]... [-t DURATION]\n"
-		"                     [-b KB] [--name NAME] [--exclusive-prio N] [-o FILE]\n\n"
+		"                     [-b KB] [--instance NAME] [--name NAME] [--exclusive-prio N]\n"
+		"                     [-o FILE]\n\n"
 		"Print a Perfetto TraceConfig in text format asking for what 'vtrace record'\n"
 		"with the same options records: for 'perfetto --txt -c FILE' on Android, or\n"
 		"'vtrace record --config FILE'.\n\n"
@@ -43,114 +43,52 @@ static void usage(FILE *out)
 		"                        " VTRACE_DEFAULT_CATEGORIES ")\n"
 		"  -t, --duration D      duration_ms (10s, 500ms, 2m, or seconds)\n"
 		"  -b, --buffer-kb KB    ftrace_config.buffer_size_kb, per CPU\n"
+		"      --instance NAME   ftrace_config.instance_name\n"
 		"      --name NAME       unique_session_name\n"
 		"      --exclusive-prio N  exclusive_prio\n"
 		"  -o, --output FILE     output_path\n");
 }
 
-enum {
-	OPT_NAME = 256,
-	OPT_EXCLUSIVE_PRIO,
-};
-
-static int add_list(struct vtrace_tc_strings *list, char *arg)
+/* The options are those of vtrace record that say what to record. */
+static int parse_args(int argc, char **argv, struct cli_config_flags *f)
 {
-	char *tok, *save;
-
-	for (tok = strtok_r(arg, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save))
-		if (vtrace_tc_strings_add(list, tok))
-			return -ENOMEM;
-	return 0;
-}
-
-static int parse_args(int argc, char **argv, struct vtrace_trace_config *tc,
-		      struct cli_files *files)
-{
-	static const struct option longopts[] = {
-		{ "category", required_argument, NULL, 'c' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "duration", required_argument, NULL, 't' },
-		{ "buffer-kb", required_argument, NULL, 'b' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "exclusive-prio", required_argument, NULL,
-		  OPT_EXCLUSIVE_PRIO },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
+	static const struct option own[] = { { "help", no_argument, NULL, 'h' },
+					     {} };
 	struct vtrace_name_error nerr;
-	long long ms;
-	long long kb;
-	int c;
+	struct option *longopts;
+	const char *name;
+	int c, ret = 0;
+	size_t i;
 
-	while ((c = getopt_long(argc, argv, "c:e:f:t:b:o:h", longopts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'c':
-			if (add_list(&tc->atrace_categories, optarg))
-				return -ENOMEM;
-			break;
-		case 'e':
-			if (vtrace_event_name_check(optarg, strlen(optarg),
-						    &nerr)) {
-				vtrace_err("bad event name '%s': %s", optarg,
-					   nerr.reason);
-				return -EINVAL;
-			}
-			if (vtrace_tc_strings_add(&tc->ftrace_events, optarg))
-				return -ENOMEM;
-			break;
-		case 'f':
-			if (cli_files_add(files, optarg))
-				return -ENOMEM;
-			break;
-		case 't':
-			/* TraceConfig's duration_ms is a uint32 */
-			if (cli_parse_duration("config -t", optarg, UINT32_MAX,
-					       &ms))
-				return -EINVAL;
-			tc->duration_ms = ms;
-			break;
-		case 'b':
-			if (cli_parse_number("config -b", optarg, 1,
-					     VTRACE_BUFFER_KB_MAX, &kb))
-				return -EINVAL;
-			tc->ftrace_buffer_size_kb = kb;
-			break;
-		case 'o':
-			free(tc->output_path.str);
-			tc->output_path.str = strdup(optarg);
-			if (!tc->output_path.str)
-				return -ENOMEM;
-			break;
-		case OPT_NAME:
-			if (cli_parse_session_name(optarg))
-				return -EINVAL;
-			free(tc->unique_session_name.str);
-			tc->unique_session_name.str = strdup(optarg);
-			if (!tc->unique_session_name.str)
-				return -ENOMEM;
-			break;
-		case OPT_EXCLUSIVE_PRIO:
-			if (cli_parse_exclusive_prio("config --exclusive-prio",
-						     optarg,
-						     &tc->exclusive_prio))
-				return -EINVAL;
-			tc->has_exclusive_prio = true;
-			break;
-		case 'h':
+	longopts = cli_config_longopts(own);
+	if (!longopts)
+		return -ENOMEM;
+	while (!ret && (c = getopt_long(argc, argv, CLI_CONFIG_SHORTOPTS "h",
+					longopts, NULL)) != -1) {
+		if (c == 'h') {
 			usage(stdout);
+			free(longopts);
 			exit(VTRACE_EXIT_OK);
-		default:
+		}
+		ret = cli_config_flag(f, c, optarg);
+		if (ret == 1) {
 			usage(stderr);
+			ret = -EINVAL;
+		}
+	}
+	free(longopts);
+	if (ret || cli_unexpected_argument(argc, argv, optind))
+		return ret ?: -EINVAL;
+	/* The phone checks them against its kernel: the name only, here. */
+	for (i = 0; i < f->tc.ftrace_events.nr; i++) {
+		name = f->tc.ftrace_events.items[i].str;
+		if (vtrace_event_name_check(name, strlen(name), &nerr)) {
+			vtrace_err("bad event name '%s': %s", name,
+				   nerr.reason);
 			return -EINVAL;
 		}
 	}
-	if (cli_unexpected_argument(argc, argv, optind))
-		return -EINVAL;
-	if (!tc->atrace_categories.nr && !tc->ftrace_events.nr) {
+	if (cli_config_flags_empty(f)) {
 		vtrace_err(
 			"nothing to record: give -c CATEGORY or -e group/event");
 		return -EINVAL;
@@ -207,30 +145,30 @@ out:
 
 int cmd_config(int argc, char **argv)
 {
-	struct vtrace_trace_config tc;
-	struct cli_files files = {};
+	/* TraceConfig's duration_ms is a uint32. */
+	struct cli_config_flags flags = { .cmd = "config",
+					  .duration_ms_max = UINT32_MAX };
+	struct vtrace_trace_config *tc = &flags.tc;
 	int status = VTRACE_EXIT_USAGE;
 
-	vtrace_trace_config_init(&tc);
-	if (parse_args(argc, argv, &tc, &files))
+	if (parse_args(argc, argv, &flags))
 		goto out;
 	printf("# vtrace config %s: for perfetto --txt -c FILE, or vtrace record --config FILE\n",
 	       VTRACE_VERSION);
-	status = check_categories(&tc, &files, stdout);
+	status = check_categories(tc, &flags.files, stdout);
 	if (status)
 		goto out;
 	status = VTRACE_EXIT_FAIL;
-	tc.has_buffer = true;
-	tc.buffer_size_kb = CONFIG_BUFFER_KB;
-	tc.fill_policy = VTRACE_FILL_RING_BUFFER;
-	tc.write_into_file = true;
-	if (vtrace_trace_config_write(&tc, stdout) || fflush(stdout)) {
+	tc->has_buffer = true;
+	tc->buffer_size_kb = CONFIG_BUFFER_KB;
+	tc->fill_policy = VTRACE_FILL_RING_BUFFER;
+	tc->write_into_file = true;
+	if (vtrace_trace_config_write(tc, stdout) || fflush(stdout)) {
 		vtrace_err("cannot write the config: %s", strerror(errno));
 		goto out;
 	}
 	status = VTRACE_EXIT_OK;
 out:
-	vtrace_trace_config_free(&tc);
-	free(files.names);
+	cli_config_flags_free(&flags);
 	return status;
 }

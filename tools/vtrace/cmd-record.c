@@ -32,31 +32,26 @@
 #include <vtrace/trace-config.h>
 
 #include "builtin.h"
-#include "cli.h"
+#include "cli-config.h"
 #include "cli-session.h"
 
 /* The progress line is rewritten at most twice a second. */
 #define PROGRESS_TICK_MS 500
 #define PROGRESS_MIN_INTERVAL_S 0.49
 
+/*
+ * The options. What to record is @tc, the config model: the flags' values
+ * (@flags) over --config's.
+ */
 struct record_opts {
-	struct cli_files catfiles;
-	char **cats;
-	size_t nr_cats;
-	char **events;
-	size_t nr_events;
-	long long duration_ms; /* 0: until stopped */
-	long long buffer_kb; /* 0: leave as it is */
-	const char *output;
+	struct cli_config_flags flags;
+	const char *output; /* the file, or -N's HOST:PORT */
 	const char *format; /* NULL: by the output's extension */
 	/* -N: a collector instead of a file (@output is its HOST:PORT) */
 	bool net;
 	struct vtrace_net_opts net_opts;
 	bool net_transport_given;
-	const char *instance;
 	const char *clock;
-	const char *name;
-	unsigned int exclusive_prio;
 	int rt_prio;
 	/* Single-tenant settings asked for (VTRACE_SESSION_CPUMASK, ...). */
 	unsigned int session_features;
@@ -65,7 +60,6 @@ struct record_opts {
 	bool keep_buffer;
 	bool verbose;
 	bool json;
-	/* --config: what the command line does not override comes from @tc */
 	const char *config;
 	enum vtrace_config_format config_format;
 	bool strict;
@@ -84,10 +78,8 @@ struct record_opts {
  * @sel: the events asked for
  * @events: those of them on this kernel, to record
  * @nr_events: entries in @events
- * @config_tags: userspace tags of the config's atrace_categories and
- *	atrace_apps
+ * @copying_markers: the top level's trace_marker is copied into @vi
  * @plan: what the config asks of the recorder (record-plan.h)
- * @origins: "FILE:LINE:COL" of the config's ftrace_events, for messages
  * @rec: the recording
  * @progress_shown: the progress line is on the terminal
  * @progress_at: when it was last written, in seconds of the recording
@@ -103,10 +95,8 @@ struct record {
 	struct vtrace_selection sel;
 	const char **events;
 	size_t nr_events;
-	uint64_t config_tags;
 	bool copying_markers;
 	struct vtrace_record_plan plan;
-	char **origins;
 	struct vtrace_recorder *rec;
 	bool progress_shown;
 	double progress_at;
@@ -190,25 +180,11 @@ static int parse_rt_prio(const char *arg, int *prio)
 	return 0;
 }
 
-static int push(char ***list, size_t *nr, char *item)
-{
-	char **grown = realloc(*list, (*nr + 1) * sizeof(**list));
-
-	if (!grown)
-		return -ENOMEM;
-	grown[(*nr)++] = item;
-	*list = grown;
-	return 0;
-}
-
 enum {
-	OPT_INSTANCE = 256,
-	OPT_CLOCK,
+	OPT_CLOCK = CLI_OPT_CONFIG_END,
 	OPT_READER,
 	OPT_BACKGROUND,
 	OPT_JSON,
-	OPT_NAME,
-	OPT_EXCLUSIVE_PRIO,
 	OPT_FORMAT,
 	OPT_CONFIG,
 	OPT_CONFIG_BINARY,
@@ -249,16 +225,106 @@ static int check_net_args(const struct record_opts *o)
 	return 0;
 }
 
+/* One of record's own options; see cli_config_flag() for the return. */
+static int record_flag(struct record_opts *o, int c, char *arg)
+{
+	bool udp;
+
+	switch (c) {
+	case 'N':
+		return parse_net(arg, o) ? -EINVAL : 0;
+	case OPT_TCP:
+	case OPT_UDP:
+		udp = c == OPT_UDP;
+		if (o->net_transport_given && o->net_opts.udp != udp) {
+			vtrace_err("--tcp and --udp: give one");
+			return -EINVAL;
+		}
+		o->net_transport_given = true;
+		o->net_opts.udp = udp;
+		return 0;
+	case OPT_FALLBACK_OUTPUT:
+		o->net_opts.fallback = arg;
+		return 0;
+	case OPT_FORMAT:
+		if (!vtrace_format_by_name(arg, VTRACE_FORMAT_RECORD)) {
+			vtrace_err("--format: no format '%s' (formats: %s)",
+				   arg,
+				   vtrace_format_names(VTRACE_FORMAT_RECORD));
+			return -EINVAL;
+		}
+		o->format = arg;
+		return 0;
+	case OPT_CLOCK:
+		o->clock = arg;
+		return 0;
+	case OPT_READER:
+		if (vtrace_reader_path_parse(arg, &o->path)) {
+			vtrace_err(
+				"bad reader '%s' (auto, mmap, splice or read)",
+				arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_BACKGROUND:
+		o->background = true;
+		return 0;
+	case OPT_KEEP_BUFFER:
+		o->keep_buffer = true;
+		return 0;
+	case 'v':
+		o->verbose = true;
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_CONFIG:
+		o->config = arg;
+		return 0;
+	case OPT_CONFIG_BINARY:
+		o->config_format = VTRACE_CONFIG_BINARY;
+		return 0;
+	case OPT_STRICT:
+		o->strict = true;
+		return 0;
+	case 'r':
+		return parse_rt_prio(arg, &o->rt_prio);
+	}
+	return 1;
+}
+
+/* The options that go together, once all are read; prints. */
+static int check_args(const struct record_opts *o)
+{
+	const struct vtrace_trace_config *given = &o->flags.tc;
+
+	if (o->net && given->output_path.str) {
+		vtrace_err("-o and -N: give one output");
+		return -EINVAL;
+	}
+	if (check_net_args(o))
+		return -EINVAL;
+	if ((o->config_format || o->strict) && !o->config) {
+		vtrace_err("--config-binary and --strict need --config FILE");
+		return -EINVAL;
+	}
+	if (o->keep_buffer && (given->ftrace_buffer_size_kb || o->clock)) {
+		vtrace_err(
+			"record --keep-buffer: %s would empty the buffer it is to keep",
+			given->ftrace_buffer_size_kb ? "-b" : "--clock");
+		return -EINVAL;
+	}
+	if (cli_config_flags_empty(&o->flags) && !o->config) {
+		vtrace_err(
+			"nothing to record: give -c CATEGORY, -e group/event or --config FILE");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct record_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "category", required_argument, NULL, 'c' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "duration", required_argument, NULL, 't' },
-		{ "buffer-kb", required_argument, NULL, 'b' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "instance", required_argument, NULL, OPT_INSTANCE },
+	static const struct option own[] = {
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "net", required_argument, NULL, 'N' },
@@ -275,323 +341,125 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "config-binary", no_argument, NULL, OPT_CONFIG_BINARY },
 		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "exclusive-prio", required_argument, NULL,
-		  OPT_EXCLUSIVE_PRIO },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	char *tok, *save;
-	bool udp;
-	int c;
+	struct option *longopts;
+	int c, ret = 0;
 
-	while ((c = getopt_long(argc, argv, "c:e:f:t:b:o:r:N:vh", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			for (tok = strtok_r(optarg, ",", &save); tok;
-			     tok = strtok_r(NULL, ",", &save))
-				if (push(&o->cats, &o->nr_cats, tok))
-					return -ENOMEM;
-			break;
-		case 'e':
-			if (push(&o->events, &o->nr_events, optarg))
-				return -ENOMEM;
-			break;
-		case 'f':
-			if (cli_files_add(&o->catfiles, optarg))
-				return -ENOMEM;
-			break;
-		case 't':
-			if (cli_parse_duration("record -t", optarg,
-					       VTRACE_DURATION_MS_MAX,
-					       &o->duration_ms))
-				return -EINVAL;
-			break;
-		case 'b':
-			if (cli_parse_number("record -b", optarg, 1,
-					     VTRACE_BUFFER_KB_MAX,
-					     &o->buffer_kb))
-				return -EINVAL;
-			break;
-		case 'o':
-			if (o->net) {
-				vtrace_err("-o and -N: give one output");
-				return -EINVAL;
-			}
-			o->output = optarg;
-			break;
-		case 'N':
-			if (o->output) {
-				vtrace_err("-o and -N: give one output");
-				return -EINVAL;
-			}
-			if (parse_net(optarg, o))
-				return -EINVAL;
-			break;
-		case OPT_TCP:
-		case OPT_UDP:
-			udp = c == OPT_UDP;
-			if (o->net_transport_given && o->net_opts.udp != udp) {
-				vtrace_err("--tcp and --udp: give one");
-				return -EINVAL;
-			}
-			o->net_transport_given = true;
-			o->net_opts.udp = udp;
-			break;
-		case OPT_FALLBACK_OUTPUT:
-			o->net_opts.fallback = optarg;
-			break;
-		case OPT_INSTANCE:
-			if (cli_parse_instance_name(optarg))
-				return -EINVAL;
-			o->instance = optarg;
-			break;
-		case OPT_FORMAT:
-			if (!vtrace_format_by_name(optarg,
-						   VTRACE_FORMAT_RECORD)) {
-				vtrace_err(
-					"--format: no format '%s' (formats: %s)",
-					optarg,
-					vtrace_format_names(
-						VTRACE_FORMAT_RECORD));
-				return -EINVAL;
-			}
-			o->format = optarg;
-			break;
-		case OPT_CLOCK:
-			o->clock = optarg;
-			break;
-		case OPT_READER:
-			if (vtrace_reader_path_parse(optarg, &o->path)) {
-				vtrace_err(
-					"bad reader '%s' (auto, mmap, splice or read)",
-					optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_BACKGROUND:
-			o->background = true;
-			break;
-		case OPT_KEEP_BUFFER:
-			o->keep_buffer = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_CONFIG:
-			o->config = optarg;
-			break;
-		case OPT_CONFIG_BINARY:
-			o->config_format = VTRACE_CONFIG_BINARY;
-			break;
-		case OPT_STRICT:
-			o->strict = true;
-			break;
-		case OPT_NAME:
-			if (cli_parse_session_name(optarg))
-				return -EINVAL;
-			o->name = optarg;
-			break;
-		case OPT_EXCLUSIVE_PRIO:
-			if (cli_parse_exclusive_prio("record --exclusive-prio",
-						     optarg,
-						     &o->exclusive_prio))
-				return -EINVAL;
-			break;
-		case 'r':
-			if (parse_rt_prio(optarg, &o->rt_prio))
-				return -EINVAL;
-			break;
-		case 'h':
+	longopts = cli_config_longopts(own);
+	if (!longopts)
+		return -ENOMEM;
+	while (!ret &&
+	       (c = getopt_long(argc, argv, CLI_CONFIG_SHORTOPTS "r:N:vh",
+				longopts, NULL)) != -1) {
+		if (c == 'h') {
 			usage(stdout);
+			free(longopts);
 			exit(VTRACE_EXIT_OK);
-		default:
+		}
+		ret = cli_config_flag(&o->flags, c, optarg);
+		if (ret == 1)
+			ret = record_flag(o, c, optarg);
+		if (ret == 1) {
 			usage(stderr);
-			return -EINVAL;
+			ret = -EINVAL;
 		}
 	}
-	if (cli_unexpected_argument(argc, argv, optind) || check_net_args(o))
-		return -EINVAL;
-	if ((o->config_format || o->strict) && !o->config) {
-		vtrace_err("--config-binary and --strict need --config FILE");
-		return -EINVAL;
-	}
-	if (o->keep_buffer && (o->buffer_kb || o->clock)) {
-		vtrace_err(
-			"record --keep-buffer: %s would empty the buffer it is to keep",
-			o->buffer_kb ? "-b" : "--clock");
-		return -EINVAL;
-	}
-	if (!o->nr_cats && !o->nr_events && !o->config) {
-		vtrace_err(
-			"nothing to record: give -c CATEGORY, -e group/event or --config FILE");
-		return -EINVAL;
-	}
-	return 0;
+	free(longopts);
+	if (ret || cli_unexpected_argument(argc, argv, optind))
+		return ret ?: -EINVAL;
+	return check_args(o);
 }
 
 /*
- * Read --config, refusing it before anything in tracefs changes, and take
- * from it what the command line left unset; prints.
+ * What to record, as one config model: --config's file if given (refused
+ * before anything in tracefs changes), with the command line's values
+ * over it; prints.
  */
-static int apply_config(struct record_opts *o)
+static int make_config(struct record_opts *o)
 {
 	struct vtrace_trace_config *tc = &o->tc;
+	struct vtrace_session_refused why = {
+		.why = VTRACE_SESSION_BAD_NAME,
+	};
 	struct vtrace_diags diags;
-	int ret;
+	bool file_name;
+	char msg[256];
+	int ret = 0;
 
-	vtrace_diags_init(&diags);
-	ret = vtrace_trace_config_load(tc, o->config, o->config_format,
-				       o->strict, &diags);
-	cli_print_diags(stderr, &diags);
-	vtrace_diags_free(&diags);
-	if (ret)
-		return ret;
-	if (!o->output)
-		o->output = tc->output_path.str;
-	if (!o->duration_ms)
-		o->duration_ms = tc->duration_ms;
-	if (!o->buffer_kb)
-		o->buffer_kb = tc->ftrace_buffer_size_kb;
-	if (!o->instance)
-		o->instance = tc->instance_name.str;
-	o->session_features |= vtrace_record_plan_session_features(tc);
-	if (!o->exclusive_prio && tc->has_exclusive_prio)
-		o->exclusive_prio = tc->exclusive_prio;
-	if (!o->name && tc->unique_session_name.str) {
-		struct vtrace_session_refused why = {
-			.why = VTRACE_SESSION_BAD_NAME,
-		};
-		char msg[256];
-
-		o->name = tc->unique_session_name.str;
-		if (vtrace_session_name_valid(o->name))
-			return 0;
-		snprintf(why.name, sizeof(why.name), "%s", o->name);
+	if (o->config) {
+		vtrace_diags_init(&diags);
+		ret = vtrace_trace_config_load(tc, o->config, o->config_format,
+					       o->strict, &diags);
+		cli_print_diags(stderr, &diags);
+		vtrace_diags_free(&diags);
+		if (ret)
+			return ret;
+	}
+	/* The command line's own name is checked as it is parsed. */
+	file_name = tc->unique_session_name.str &&
+		    !o->flags.tc.unique_session_name.str;
+	if (file_name &&
+	    !vtrace_session_name_valid(tc->unique_session_name.str)) {
+		snprintf(why.name, sizeof(why.name), "%s",
+			 tc->unique_session_name.str);
 		vtrace_session_refused_str(&why, msg, sizeof(msg));
 		fprintf(stderr, "%s:%u:%u: error: unique_session_name: %s\n",
 			tc->file, tc->unique_session_name.line,
 			tc->unique_session_name.column, msg);
 		return -EINVAL;
 	}
+	ret = vtrace_trace_config_override(tc, &o->flags.tc);
+	if (ret) {
+		vtrace_err("%s", strerror(-ret));
+		return ret;
+	}
+	if (!o->net)
+		o->output = tc->output_path.str ?: "trace.dat";
+	o->session_features |= vtrace_record_plan_session_features(tc);
 	return 0;
 }
 
-/* A finding about a config value, at its position; printed at once. */
-static void config_note(const struct vtrace_trace_config *tc,
-			const struct vtrace_tc_string *at,
-			enum vtrace_severity sev, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void config_note(const struct vtrace_trace_config *tc,
-			const struct vtrace_tc_string *at,
-			enum vtrace_severity sev, const char *fmt, ...)
-{
-	struct vtrace_diags diags;
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	vtrace_diags_init(&diags);
-	if (!at->line && at->column)
-		vtrace_diag_add(&diags, tc->file, 0, 0, sev, "byte %u: %s",
-				at->column - 1, msg);
-	else
-		vtrace_diag_add(&diags, tc->file, at->line, at->column, sev,
-				"%s", msg);
-	cli_print_diags(stderr, &diags);
-	vtrace_diags_free(&diags);
-}
-
 /*
- * The config's atrace_categories and ftrace_events, before tracefs
- * changes; prints. What this kernel lacks is a warning, an error with
- * --strict: configs are shared between devices.
+ * The events of the model, before tracefs changes; prints. Its category
+ * files are loaded when it names a category.
  *
- * Return: 0, -EINVAL (the config is refused), or -ENOMEM.
+ * Return: 0 or the exit status.
  */
-static int select_config(struct record *r)
+static int select_events(struct record *r)
 {
 	const struct record_opts *o = r->opts;
 	const struct vtrace_trace_config *tc = &o->tc;
-	enum vtrace_severity sev = o->strict ? VTRACE_ERROR : VTRACE_WARNING;
-	const char *skipped = o->strict ? "" : " (skipped)";
-	const struct vtrace_tc_string *it;
-	size_t i, found, errors = 0;
+	struct vtrace_diags diags;
 	int ret;
 
-	if (tc->atrace_categories.nr &&
-	    cli_load_selection_files(&o->catfiles, &r->map, "record"))
-		return -EINVAL;
-	for (i = 0; i < tc->atrace_categories.nr; i++) {
-		it = &tc->atrace_categories.items[i];
-		ret = vtrace_selection_add_category(&r->sel, &r->map, it->str);
-		if (ret == -ENOENT) {
-			config_note(
-				tc, it, sev,
-				"atrace category '%s' is neither a standard category nor in the category files%s",
-				it->str, o->strict ? "" : " (ignored)");
-			errors += o->strict;
-		} else if (ret) {
-			return ret;
-		}
-		r->config_tags |= vtrace_atrace_tags_of(&it->str, 1);
-	}
-	r->origins = calloc(tc->ftrace_events.nr + 1, sizeof(*r->origins));
-	if (!r->origins)
-		return -ENOMEM;
-	for (i = 0; i < tc->ftrace_events.nr; i++) {
-		it = &tc->ftrace_events.items[i];
-		if (asprintf(&r->origins[i], "%s:%u:%u", tc->file, it->line,
-			     it->column) < 0)
-			return -ENOMEM;
-		ret = vtrace_selection_add_pattern(&r->sel, it->str,
-						   r->origins[i], &found);
-		if (ret == -ENOMEM)
-			return ret;
-		if (ret) {
-			config_note(tc, it, VTRACE_ERROR, "%s",
-				    vtrace_selection_strerror(&r->sel));
-			errors++;
-		} else if (!found) {
-			config_note(
-				tc, it, sev,
-				"event '%s' is not in this kernel's tracefs%s",
-				it->str, skipped);
-			errors += o->strict;
-		}
-	}
-	if (tc->atrace_apps.nr)
-		r->config_tags |= ATRACE_TAG_APP;
-	return errors ? -EINVAL : 0;
-}
-
-/* The events of -c and -e that this kernel has; prints. */
-static int resolve_events(struct record *r)
-{
-	const struct record_opts *o = r->opts;
-	size_t i;
-	int ret = 0;
-
-	if (o->nr_cats && !r->map.nr_files) {
-		r->files_status = cli_load_selection_files(&o->catfiles,
+	if (tc->atrace_categories.nr) {
+		r->files_status = cli_load_selection_files(&o->flags.files,
 							   &r->map, "record");
 		if (r->files_status)
-			return -EINVAL;
+			return r->files_status;
 	}
-	for (i = 0; !ret && i < o->nr_cats; i++)
-		ret = vtrace_selection_add_category(&r->sel, &r->map,
-						    o->cats[i]);
-	for (i = 0; !ret && i < o->nr_events; i++)
-		ret = vtrace_selection_add_event(&r->sel, o->events[i]);
-	if (!ret)
-		ret = vtrace_selection_check(&r->sel, r->vi, true);
+	vtrace_diags_init(&diags);
+	ret = vtrace_record_plan_select(&r->plan, tc, &r->map, o->strict,
+					&r->sel, &diags);
+	cli_print_diags(stderr, &diags);
+	vtrace_diags_free(&diags);
+	if (ret == -EINVAL)
+		return VTRACE_EXIT_USAGE;
+	if (ret == -ENOENT)
+		return cli_selection_error(&r->sel, ret);
+	if (ret)
+		vtrace_err("%s", strerror(-ret));
+	return ret ? VTRACE_EXIT_FAIL : VTRACE_EXIT_OK;
+}
+
+/* Those of the events this kernel has; prints. */
+static int find_events(struct record *r)
+{
+	int ret;
+
+	ret = vtrace_selection_check(&r->sel, r->vi, true);
 	if (ret) {
 		cli_selection_error(&r->sel, ret);
 		return ret;
@@ -616,14 +484,15 @@ static const char *instance_name(const struct record *r)
 static int prepare(struct record *r)
 {
 	const struct record_opts *o = r->opts;
+	const char *instance = o->tc.instance_name.str;
 	struct vtrace_session_params sp = {
-		.name = o->name,
-		.instance = o->instance,
+		.name = o->tc.unique_session_name.str,
+		.instance = instance,
 		.output = o->output,
-		.exclusive_prio = o->exclusive_prio,
+		.exclusive_prio = o->tc.exclusive_prio,
 		/* The top level buffer's settings are global ones. */
 		.features = o->session_features |
-			    (o->instance ? 0 : VTRACE_SESSION_GLOBAL),
+			    (instance ? 0 : VTRACE_SESSION_GLOBAL),
 	};
 	const char *dir;
 	int ret;
@@ -634,20 +503,20 @@ static int prepare(struct record *r)
 	/* Not the baseline a dead recording left: what was there before it. */
 	if (cli_find_tracefs(&dir) || cli_restore_dead_recordings(stderr) < 0)
 		return -ENODEV;
-	ret = vtrace_journal_open(o->instance, &r->journal);
+	ret = vtrace_journal_open(instance, &r->journal);
 	if (ret) {
 		cli_state_dir_error("start the recording's journal", ret);
 		return ret;
 	}
-	if (o->instance && !tracefs_instance_exists(o->instance))
+	if (instance && !tracefs_instance_exists(instance))
 		ret = vtrace_journal_instance_created(r->journal);
 	if (ret) {
 		cli_state_dir_error("note the instance in the journal", ret);
 		return ret;
 	}
-	if (cli_open_tracefs(o->instance, VTRACE_INSTANCE_CREATE, &r->vi))
+	if (cli_open_tracefs(instance, VTRACE_INSTANCE_CREATE, &r->vi))
 		return -ENODEV;
-	return resolve_events(r);
+	return find_events(r);
 }
 
 static void on_cpu_added(void *ctx, struct vtrace_recorder *rec, int cpu)
@@ -730,12 +599,10 @@ static void copy_top_level_markers(struct record *r, bool on)
 static void hold_atrace_tags(void *ctx, struct vtrace_recorder *rec)
 {
 	struct record *r = ctx;
-	uint64_t tags = vtrace_atrace_tags_of(r->opts->cats, r->opts->nr_cats) |
-			r->config_tags;
 	int ret;
 
 	copy_top_level_markers(r, true);
-	ret = vtrace_atrace_tags_hold(instance_name(r), tags);
+	ret = vtrace_atrace_tags_hold(instance_name(r), r->plan.tags);
 	if (ret)
 		vtrace_warn("cannot enable the userspace atrace tags: %s",
 			    strerror(-ret));
@@ -867,8 +734,6 @@ static int start(struct record *r)
 		.events = r->events,
 		.nr_events = r->nr_events,
 		.reader = o->path,
-		.duration_ms = o->duration_ms,
-		.buffer_kb = o->buffer_kb,
 		.clock = o->clock,
 		.rt_prio = o->rt_prio,
 		.keep_buffer = o->keep_buffer,
@@ -880,9 +745,7 @@ static int start(struct record *r)
 	struct vtrace_sink *sink;
 	int ret;
 
-	ret = o->config ?
-		      vtrace_record_plan_from_config(&o->tc, &ropts, &r->plan) :
-		      0;
+	ret = vtrace_record_plan_from_config(&o->tc, &ropts, &r->plan);
 	if (ret) {
 		vtrace_err("%s", strerror(-ret));
 		return ret;
@@ -969,7 +832,6 @@ static int record(struct record *r)
 static int finish(struct record *r)
 {
 	int ret = 0;
-	size_t i;
 
 	signalled_recorder = NULL;
 	vtrace_recorder_destroy(r->rec);
@@ -987,9 +849,6 @@ static int finish(struct record *r)
 	free(r->events);
 	vtrace_selection_free(&r->sel);
 	vtrace_record_plan_free(&r->plan);
-	for (i = 0; r->origins && r->origins[i]; i++)
-		free(r->origins[i]);
-	free(r->origins);
 	vtrace_catmap_free(&r->map);
 	/* Last: "vtrace stop" waits for the recorder, which is done then. */
 	vtrace_session_end(r->session);
@@ -1180,7 +1039,8 @@ static void print_summary(const struct record *r)
 	vtrace_json_array_end(&j);
 	if (!o->keep_buffer) {
 		vtrace_json_object_begin(&j, "cleared");
-		vtrace_json_string(&j, "instance", o->instance ?: "");
+		vtrace_json_string(&j, "instance",
+				   o->tc.instance_name.str ?: "");
 		vtrace_json_uint(&j, "events", vtrace_recorder_cleared(r->rec));
 		vtrace_json_object_end(&j);
 	}
@@ -1274,41 +1134,38 @@ static void background_started(const struct record *r, int ready)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts opts = { .path = VTRACE_READER_AUTO,
-				    .rt_prio = VTRACE_RECORDER_RT_DEFAULT };
+	struct record_opts opts = {
+		.flags = { .cmd = "record",
+			   .duration_ms_max = VTRACE_DURATION_MS_MAX },
+		.path = VTRACE_READER_AUTO,
+		.rt_prio = VTRACE_RECORDER_RT_DEFAULT,
+	};
 	struct record r = { .opts = &opts };
-	int ready = -1, ret, status = VTRACE_EXIT_FAIL;
+	int ready = -1, ret, status = VTRACE_EXIT_USAGE;
 	const char *tracing_dir;
 
 	vtrace_catmap_init(&r.map);
 	vtrace_selection_init(&r.sel);
-	if (parse_args(argc, argv, &opts) ||
-	    (opts.config && apply_config(&opts))) {
-		vtrace_trace_config_free(&opts.tc);
-		return VTRACE_EXIT_USAGE;
-	}
-	if (!opts.output)
-		opts.output = "trace.dat";
-	if (cli_session_check_root(opts.exclusive_prio) ||
+	if (parse_args(argc, argv, &opts) || make_config(&opts))
+		goto out;
+	status = VTRACE_EXIT_FAIL;
+	if (cli_session_check_root(opts.tc.exclusive_prio) ||
 	    check_rt_prio(&opts) || (!opts.net && check_output(opts.output)) ||
-	    (opts.net_opts.fallback && check_output(opts.net_opts.fallback))) {
-		vtrace_trace_config_free(&opts.tc);
-		return VTRACE_EXIT_FAIL;
-	}
+	    (opts.net_opts.fallback && check_output(opts.net_opts.fallback)))
+		goto out;
 	/*
-	 * A config's events are looked up before the session starts (and
-	 * before the instance is created); otherwise the session is first,
-	 * so that its refusals come before any tracefs access.
+	 * The events are looked up before the session starts and before
+	 * the instance is created: a config shared between devices is
+	 * checked against this kernel before anything changes.
 	 */
-	ret = opts.config ? cli_find_tracefs(&tracing_dir) : 0;
-	if (!ret && opts.config) {
-		ret = select_config(&r);
-		if (ret) {
+	ret = cli_find_tracefs(&tracing_dir);
+	if (!ret) {
+		status = select_events(&r);
+		if (status) {
 			finish(&r);
-			status = ret == -EINVAL ? VTRACE_EXIT_USAGE :
-						  VTRACE_EXIT_FAIL;
 			goto out;
 		}
+		status = VTRACE_EXIT_FAIL;
 	}
 	if (ret || (opts.background && detach(&ready))) {
 		if (!ret)
@@ -1320,7 +1177,6 @@ int cmd_record(int argc, char **argv)
 
 	if (prepare(&r) || start(&r)) {
 		finish(&r);
-		status = r.files_status ?: status;
 		goto out;
 	}
 	if (opts.background)
@@ -1336,8 +1192,6 @@ int cmd_record(int argc, char **argv)
 		status = r.aborted ? VTRACE_EXIT_ABORTED : VTRACE_EXIT_OK;
 out:
 	vtrace_trace_config_free(&opts.tc);
-	free(opts.cats);
-	free(opts.events);
-	free(opts.catfiles.names);
+	cli_config_flags_free(&opts.flags);
 	return status;
 }

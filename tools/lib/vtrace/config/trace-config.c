@@ -586,6 +586,69 @@ int vtrace_tc_strings_add(struct vtrace_tc_strings *list, const char *str)
 	return 0;
 }
 
+/* Replace @dst by a copy of @src, when @src is given. */
+static int override_string(struct vtrace_tc_string *dst,
+			   const struct vtrace_tc_string *src)
+{
+	char *copy;
+
+	if (!src->str)
+		return 0;
+	copy = strdup(src->str);
+	if (!copy)
+		return -ENOMEM;
+	free(dst->str);
+	*dst = *src;
+	dst->str = copy;
+	return 0;
+}
+
+static int append_strings(struct vtrace_tc_strings *dst,
+			  const struct vtrace_tc_strings *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->nr; i++)
+		if (vtrace_tc_strings_add(dst, src->items[i].str))
+			return -ENOMEM;
+	return 0;
+}
+
+/**
+ * vtrace_trace_config_override - put command-line values over a config's
+ * @tc: a config read from a file
+ * @cmdline: what the command line gives, in the same model (as
+ *	perfetto_cmd turns its flags into a TraceConfig)
+ *
+ * Each value @cmdline gives replaces the file's: output, duration, kernel
+ * buffer size, instance, session name, exclusive priority. Categories and
+ * events add to the file's; theirs carry no position, which is how the
+ * recording tells them from the file's.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vtrace_trace_config_override(struct vtrace_trace_config *tc,
+				 const struct vtrace_trace_config *cmdline)
+{
+	if (override_string(&tc->output_path, &cmdline->output_path) ||
+	    override_string(&tc->instance_name, &cmdline->instance_name) ||
+	    override_string(&tc->unique_session_name,
+			    &cmdline->unique_session_name) ||
+	    append_strings(&tc->atrace_categories,
+			   &cmdline->atrace_categories) ||
+	    append_strings(&tc->ftrace_events, &cmdline->ftrace_events))
+		return -ENOMEM;
+	if (cmdline->duration_ms)
+		tc->duration_ms = cmdline->duration_ms;
+	if (cmdline->ftrace_buffer_size_kb)
+		tc->ftrace_buffer_size_kb = cmdline->ftrace_buffer_size_kb;
+	if (cmdline->has_exclusive_prio) {
+		tc->has_exclusive_prio = true;
+		tc->exclusive_prio = cmdline->exclusive_prio;
+	}
+	return 0;
+}
+
 /**
  * vtrace_trace_config_parse - read and check a TraceConfig
  * @tc: initialised, empty config to fill in
@@ -785,7 +848,8 @@ int vtrace_trace_config_write(const struct vtrace_trace_config *tc, FILE *out)
 	}
 	fprintf(out, "    }\n  }\n}\n");
 	if (tc->duration_ms)
-		fprintf(out, "duration_ms: %u\n", tc->duration_ms);
+		fprintf(out, "duration_ms: %llu\n",
+			(unsigned long long)tc->duration_ms);
 	if (tc->write_into_file)
 		fprintf(out, "write_into_file: true\n");
 	if (tc->file_write_period_ms)

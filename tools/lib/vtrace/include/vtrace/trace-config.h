@@ -35,7 +35,8 @@ enum vtrace_config_format {
  * struct vtrace_tc_string - a string from the config and where it was
  * @str: the value (owned)
  * @line: its field's line, 0 for binary input or a value not from a file
- * @column: its column (binary input: byte offset plus 1)
+ * @column: its column (binary input: byte offset plus 1; 0 with @line 0:
+ *	the value is not from a file but from the command line)
  */
 struct vtrace_tc_string {
 	char *str;
@@ -70,7 +71,8 @@ struct vtrace_tc_option {
  * @buffer_size_kb: that buffer's size_kb
  * @fill_policy: and its fill_policy: %VTRACE_FILL_RING_BUFFER (also for
  *	UNSPECIFIED, as in Perfetto) or %VTRACE_FILL_DISCARD
- * @duration_ms: 0 for "until stopped"
+ * @duration_ms: 0 for "until stopped"; a config file's is a uint32, the
+ *	command line's may be longer
  * @write_into_file: stream into the output during the recording
  * @file_write_period_ms: longest wait between two writes, 0 for default
  * @max_file_size_bytes: stop when the output reaches this size, 0: no limit
@@ -99,7 +101,7 @@ struct vtrace_trace_config {
 	bool has_buffer;
 	uint32_t buffer_size_kb;
 	enum vtrace_fill_policy fill_policy;
-	uint32_t duration_ms;
+	uint64_t duration_ms;
 	bool write_into_file;
 	uint32_t file_write_period_ms;
 	uint64_t max_file_size_bytes;
@@ -133,6 +135,8 @@ int vtrace_trace_config_load(struct vtrace_trace_config *tc, const char *path,
 			     enum vtrace_config_format format, bool strict,
 			     struct vtrace_diags *diags);
 int vtrace_tc_strings_add(struct vtrace_tc_strings *list, const char *str);
+int vtrace_trace_config_override(struct vtrace_trace_config *tc,
+				 const struct vtrace_trace_config *cmdline);
 int vtrace_trace_config_write(const struct vtrace_trace_config *tc, FILE *out);
 
 #endif /* _VTRACE_TRACE_CONFIG_H */

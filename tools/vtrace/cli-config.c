@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The options that say what to record, into the config model
+ * (cli-config.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli-config.h"
+#include "cli-session.h"
+
+static const struct option config_longopts[] = {
+	{ "category", required_argument, NULL, 'c' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "file", required_argument, NULL, 'f' },
+	{ "duration", required_argument, NULL, 't' },
+	{ "buffer-kb", required_argument, NULL, 'b' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "instance", required_argument, NULL, CLI_OPT_INSTANCE },
+	{ "name", required_argument, NULL, CLI_OPT_NAME },
+	{ "exclusive-prio", required_argument, NULL, CLI_OPT_EXCLUSIVE_PRIO },
+};
+
+/**
+ * cli_config_longopts - the table's long options and a command's own
+ * @own: the command's, terminated by an empty entry
+ *
+ * Return: one array for getopt_long(), to free(); NULL when out of
+ * memory.
+ */
+struct option *cli_config_longopts(const struct option *own)
+{
+	size_t nr_table = sizeof(config_longopts) / sizeof(config_longopts[0]);
+	size_t nr_own = 0;
+	struct option *all;
+
+	while (own[nr_own].name)
+		nr_own++;
+	all = calloc(nr_table + nr_own + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	memcpy(all, config_longopts, sizeof(config_longopts));
+	memcpy(all + nr_table, own, nr_own * sizeof(*own));
+	return all;
+}
+
+/* A comma-separated list, each item a value of its own. */
+static int add_list(struct vtrace_tc_strings *list, char *arg)
+{
+	char *tok, *save;
+
+	for (tok = strtok_r(arg, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if (vtrace_tc_strings_add(list, tok))
+			return -ENOMEM;
+	return 0;
+}
+
+static int set_string(struct vtrace_tc_string *s, const char *arg)
+{
+	char *copy = strdup(arg);
+
+	if (!copy)
+		return -ENOMEM;
+	free(s->str);
+	s->str = copy;
+	return 0;
+}
+
+/**
+ * cli_config_flag - take one option, if it is one of the table's
+ * @f: what the options gave so far
+ * @opt: getopt_long()'s return
+ * @arg: its argument
+ *
+ * Each value is checked as it is taken; the message names the command
+ * and the option.
+ *
+ * Return: 0 when taken, 1 when @opt is none of the table's, -EINVAL for
+ * a bad value (printed), or -ENOMEM.
+ */
+int cli_config_flag(struct cli_config_flags *f, int opt, char *arg)
+{
+	struct vtrace_trace_config *tc = &f->tc;
+	char what[48];
+	long long v;
+
+	switch (opt) {
+	case 'c':
+		return add_list(&tc->atrace_categories, arg);
+	case 'e':
+		return vtrace_tc_strings_add(&tc->ftrace_events, arg);
+	case 'f':
+		return cli_files_add(&f->files, arg);
+	case 't':
+		snprintf(what, sizeof(what), "%s -t", f->cmd);
+		if (cli_parse_duration(what, arg, f->duration_ms_max, &v))
+			return -EINVAL;
+		tc->duration_ms = v;
+		return 0;
+	case 'b':
+		snprintf(what, sizeof(what), "%s -b", f->cmd);
+		if (cli_parse_number(what, arg, 1, VTRACE_BUFFER_KB_MAX, &v))
+			return -EINVAL;
+		tc->ftrace_buffer_size_kb = v;
+		return 0;
+	case 'o':
+		return set_string(&tc->output_path, arg);
+	case CLI_OPT_INSTANCE:
+		if (cli_parse_instance_name(arg))
+			return -EINVAL;
+		return set_string(&tc->instance_name, arg);
+	case CLI_OPT_NAME:
+		if (cli_parse_session_name(arg))
+			return -EINVAL;
+		return set_string(&tc->unique_session_name, arg);
+	case CLI_OPT_EXCLUSIVE_PRIO:
+		snprintf(what, sizeof(what), "%s --exclusive-prio", f->cmd);
+		if (cli_parse_exclusive_prio(what, arg, &tc->exclusive_prio))
+			return -EINVAL;
+		tc->has_exclusive_prio = true;
+		return 0;
+	}
+	return 1;
+}
+
+/**
+ * cli_config_flags_empty - no category and no event was given
+ * @f: what the options gave
+ *
+ * Return: true when there is nothing to record.
+ */
+bool cli_config_flags_empty(const struct cli_config_flags *f)
+{
+	return !f->tc.atrace_categories.nr && !f->tc.ftrace_events.nr;
+}
+
+/**
+ * cli_config_flags_free - release what the options gave
+ * @f: the options; left empty
+ */
+void cli_config_flags_free(struct cli_config_flags *f)
+{
+	vtrace_trace_config_free(&f->tc);
+	free(f->files.names);
+	f->files = (struct cli_files){};
+}
