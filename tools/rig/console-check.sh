@@ -9,6 +9,8 @@
 # or a kernel BUG/WARNING/Oops/Call Trace anywhere in the console or dmesg.
 #
 # Prints one line per test and ends with "N passed, N failed, N skipped".
+# Under a failing test, its failed results follow, each after the test's
+# diagnostic lines that came before it: the cause, in CI's own output.
 # Exit status: 0 when nothing failed.
 
 set -euo pipefail
@@ -28,6 +30,7 @@ function finish_test(rc,   bad, why) {
 	printf "%s %s %s: %d passed, %d failed, %d skipped%s%s\n", \
 		(t_fail + bad) ? "not ok" : "ok", label, test, t_pass, t_fail, t_skip, \
 		why != "" ? " (" why ")" : "", secs != "" ? " [" secs " s]" : ""
+	printf "%s", t_detail
 	test = ""
 }
 function rig_result(ok, what) {
@@ -39,6 +42,7 @@ BEGIN { test = ""; kernel_bad = ""; done = 0; guest = 0; artifact = 0 }
 /^### vtrace-test BEGIN / {
 	if (test != "") { secs = ""; finish_test(-1) }
 	test = $4; plan = -1; results = 0; t_pass = 0; t_fail = 0; t_skip = 0
+	t_detail = ""; nr_diag = 0
 	next
 }
 /^### vtrace-test END / {
@@ -59,8 +63,19 @@ artifact && /^[A-Za-z0-9+\/=]+$/ { next }
 	if (kernel_bad == "") kernel_bad = $0
 }
 test != "" && /^1\.\.[0-9]+/ && plan < 0 { plan = substr($1, 4) + 0 }
+# The last few diagnostic lines before a result, kept for a failed one.
+test != "" && /^# / {
+	diag[nr_diag++ % 6] = $0
+	next
+}
 test != "" && /^(not )?ok [0-9]+/ {
 	results++
+	if ($1 == "not") {
+		for (i = (nr_diag > 6 ? nr_diag - 6 : 0); i < nr_diag; i++)
+			t_detail = t_detail "    " diag[i % 6] "\n"
+		t_detail = t_detail "    " $0 "\n"
+	}
+	nr_diag = 0
 	if ($1 == "not") t_fail++
 	else if ($0 ~ /# (SKIP|skip)/) t_skip++
 	else t_pass++
