@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What vtrace record prints of a recording: the settings it went on
+ * without, and the summary once it ends (text on stderr, --json on
+ * stdout).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <vtrace/json.h>
+
+#include "builtin.h"
+#include "cmd-record.h"
+
+/**
+ * record_print_not_set - the settings the recording goes on without
+ * @r: a started recording
+ *
+ * Once, at the start, each optional knob the kernel refused and the value
+ * used instead. A knob this kernel does not have at all is no news but
+ * to -v.
+ */
+void record_print_not_set(const struct record *r)
+{
+	const struct vtrace_knob_not_set *n;
+	size_t nr, i;
+
+	n = vtrace_recorder_not_set(r->rec, &nr);
+	for (i = 0; i < nr; i++) {
+		if (n[i].missing && !r->opts->verbose)
+			continue;
+		if (n[i].missing)
+			vtrace_warn("%s: not offered by this kernel (%s)%s%s",
+				    n[i].knob, strerror(-n[i].err),
+				    *n[i].value ? "; using " : "", n[i].value);
+		else
+			vtrace_warn("%s not set: %s; using %s", n[i].knob,
+				    strerror(-n[i].err),
+				    *n[i].value ? n[i].value : "the kernel's");
+	}
+}
+
+/* "not_set" of --json: the same list, with errno names. */
+static void json_not_set(struct vtrace_json *j, const struct record *r)
+{
+	const struct vtrace_knob_not_set *n;
+	size_t nr, i;
+
+	n = vtrace_recorder_not_set(r->rec, &nr);
+	vtrace_json_array_begin(j, "not_set");
+	for (i = 0; i < nr; i++) {
+		vtrace_json_object_begin(j, NULL);
+		vtrace_json_string(j, "knob", n[i].knob);
+		vtrace_json_string(j, "error", strerrorname_np(-n[i].err));
+		vtrace_json_string(j, "using", n[i].value);
+		vtrace_json_object_end(j);
+	}
+	vtrace_json_array_end(j);
+}
+
+/* -v: what the readers did about their wake-ups. */
+static void print_wakeups(const struct record *r,
+			  const struct vtrace_recorder_wakeups *w)
+{
+	if (w->lowered)
+		fprintf(stderr,
+			"vtrace: wake-ups: buffer_percent lowered %d -> %d %llu times (%llu for lost events, the rest for a buffer half full), first at %.1f s; restored %llu times\n",
+			VTRACE_RECORDER_BUFFER_PERCENT,
+			VTRACE_RECORDER_LOW_PERCENT, w->lowered,
+			w->lowered_lost, w->first_lowered, w->restored);
+	else
+		fprintf(stderr,
+			"vtrace: wake-ups: buffer_percent stayed at %d\n",
+			VTRACE_RECORDER_BUFFER_PERCENT);
+	fprintf(stderr, "vtrace: wake-ups: read again at once %llu times\n",
+		w->rereads);
+	fprintf(stderr, "vtrace: reads: %llu sub-buffers in %llu calls\n",
+		w->subbufs, w->batches);
+	if (w->rt_prio)
+		fprintf(stderr,
+			"vtrace: readers ran at SCHED_FIFO %d while tracing; %d of them back at the caller's policy for the drain\n",
+			w->rt_prio, vtrace_recorder_rt_restored(r->rec));
+	if (w->rt_starved)
+		fprintf(stderr,
+			"vtrace: readers starved by tasks above SCHED_FIFO %d: moved to the caller's policy %llu times, back at SCHED_FIFO %d %llu times\n",
+			w->rt_prio, w->rt_starved, w->rt_prio, w->rt_resumed);
+}
+
+/* -N: what reached the collector, and what did not; prints. */
+static void print_net_summary(const struct record *r,
+			      unsigned long long backpressure)
+{
+	const struct vtrace_sink *sink = vtrace_recorder_sink(r->rec);
+	const struct record_opts *o = r->opts;
+	struct vtrace_net_status st;
+
+	vtrace_net_sink_status(sink, &st);
+	if (st.gone)
+		vtrace_warn(
+			"the collector %s went away during the recording (%s): it had taken %.1f MB (%llu sub-buffers) by then, which it does not keep without the session's end",
+			o->output, st.gone_reason, st.sent_bytes / 1e6,
+			st.sent_subbufs);
+	if (st.gone && o->net_opts.fallback)
+		vtrace_warn("the rest, %.1f MB, was recorded into %s",
+			    st.fallback_bytes / 1e6, o->net_opts.fallback);
+	if (backpressure)
+		vtrace_warn(
+			"LOST %llu EVENTS to back-pressure: the collector could not take %llu sub-buffers at once",
+			backpressure, st.dropped_subbufs);
+	if (!o->verbose)
+		return;
+	if (st.splice_err)
+		fprintf(stderr,
+			"vtrace: cpu%d: splice into the data connection failed (%s): its sub-buffers were written instead\n",
+			st.splice_err_cpu, strerror(st.splice_err));
+	fprintf(stderr,
+		"vtrace: data connections: %llu of %llu sub-buffers spliced from the ring buffer, %llu written%s\n",
+		st.spliced_subbufs, st.sent_subbufs,
+		st.sent_subbufs - st.spliced_subbufs,
+		o->net_opts.udp ? " (UDP: one datagram per sub-buffer)" : "");
+}
+
+static void json_net(struct vtrace_json *j, const struct record *r)
+{
+	const struct vtrace_sink *sink = vtrace_recorder_sink(r->rec);
+	struct vtrace_net_status st;
+
+	vtrace_net_sink_status(sink, &st);
+	vtrace_json_object_begin(j, "collector");
+	vtrace_json_string(j, "transport",
+			   r->opts->net_opts.udp ? "udp" : "tcp");
+	vtrace_json_uint(j, "sent_bytes", st.sent_bytes);
+	vtrace_json_uint(j, "sent_subbufs", st.sent_subbufs);
+	vtrace_json_uint(j, "spliced_subbufs", st.spliced_subbufs);
+	vtrace_json_uint(j, "dropped_subbufs", st.dropped_subbufs);
+	if (st.splice_err)
+		vtrace_json_string(j, "splice_error", strerror(st.splice_err));
+	vtrace_json_bool(j, "gone", st.gone);
+	if (st.gone)
+		vtrace_json_string(j, "gone_reason", st.gone_reason);
+	if (r->opts->net_opts.fallback) {
+		vtrace_json_string(j, "fallback", r->opts->net_opts.fallback);
+		vtrace_json_uint(j, "fallback_bytes", st.fallback_bytes);
+	}
+	vtrace_json_object_end(j);
+}
+
+/**
+ * record_print_summary - what was recorded, once the recording ended
+ * @r: the stopped recording
+ *
+ * On stderr: the totals, each CPU's counts, what the fill policy or an
+ * abort cost; with -v the readers' wake-ups. With --json, the same on
+ * stdout as one object.
+ */
+void record_print_summary(const struct record *r)
+{
+	const struct record_opts *o = r->opts;
+	const char *reader =
+		vtrace_reader_path_name(vtrace_recorder_reader(r->rec));
+	int cpu, nr_cpus = vtrace_recorder_nr_cpus(r->rec);
+	struct vtrace_recorder_progress all;
+	unsigned long long left = 0, backpressure = 0;
+	struct vtrace_recorder_wakeups w;
+	struct vtrace_cpu_account a;
+	struct vtrace_json j;
+
+	vtrace_recorder_progress(r->rec, &all);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		if (vtrace_recorder_cpu_account(r->rec, cpu, &a))
+			continue;
+		left += a.entries_left;
+		backpressure += a.backpressure;
+	}
+
+	fprintf(stderr,
+		"vtrace: recorded %llu events (%.1f MB) from %d CPUs into %s in %.1f s, %s reader\n",
+		all.events, all.bytes / 1e6, nr_cpus, o->output,
+		vtrace_recorder_elapsed(r->rec), reader);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		if (vtrace_recorder_cpu_account(r->rec, cpu, &a))
+			continue;
+		fprintf(stderr, "  cpu%d: %llu events, %llu lost, %llu bytes",
+			cpu, a.events, a.lost, a.bytes);
+		if (o->net)
+			fprintf(stderr, " (%llu lost to back-pressure)",
+				a.backpressure);
+		fputc('\n', stderr);
+	}
+	if (o->net)
+		print_net_summary(r, backpressure);
+	if (vtrace_recorder_cleared(r->rec))
+		fprintf(stderr,
+			"vtrace: cleared first: %llu events %s held from before the recording (--keep-buffer records them)\n",
+			vtrace_recorder_cleared(r->rec),
+			cli_instance_label(r->vi));
+	if (vtrace_recorder_stop_reason(r->rec, NULL) == VTRACE_STOP_FULL)
+		vtrace_warn(
+			"stopped when full: the config's DISCARD limit of %llu bytes was reached",
+			o->tc.write_into_file ?
+				(unsigned long long)o->tc.max_file_size_bytes :
+				o->tc.buffer_size_kb * 1024ULL);
+	if (all.lost && o->config && !o->tc.write_into_file &&
+	    o->tc.fill_policy == VTRACE_FILL_RING_BUFFER)
+		fprintf(stderr,
+			"vtrace: ring buffer: %llu older events were overwritten, the newest kept\n",
+			all.lost);
+	else if (all.lost > backpressure)
+		vtrace_warn(
+			"LOST %llu EVENTS: the ring buffer overflowed before it was read; record fewer events or use a larger -b",
+			all.lost - backpressure);
+	if (left)
+		vtrace_warn("%llu events were left in the ring buffer", left);
+	if (r->aborted)
+		fprintf(stderr, "vtrace: session %s aborted: %s\n",
+			vtrace_session_name(r->session), r->aborted);
+	vtrace_recorder_wakeups(r->rec, &w);
+	if (o->verbose)
+		print_wakeups(r, &w);
+
+	if (!o->json)
+		return;
+	vtrace_json_init(&j, stdout);
+	vtrace_json_object_begin(&j, NULL);
+	vtrace_json_string(&j, "session", vtrace_session_name(r->session));
+	if (r->aborted)
+		vtrace_json_string(&j, "aborted", r->aborted);
+	vtrace_json_string(&j, "reader", reader);
+	vtrace_json_string(&j, "output", o->output);
+	vtrace_json_uint(&j, "events", all.events);
+	vtrace_json_uint(&j, "lost", all.lost);
+	vtrace_json_uint(&j, "bytes", all.bytes);
+	if (o->net) {
+		vtrace_json_uint(&j, "backpressure", backpressure);
+		json_net(&j, r);
+	}
+	vtrace_json_array_begin(&j, "cpus");
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		if (vtrace_recorder_cpu_account(r->rec, cpu, &a))
+			continue;
+		vtrace_json_object_begin(&j, NULL);
+		vtrace_json_int(&j, "cpu", cpu);
+		vtrace_json_uint(&j, "events", a.events);
+		vtrace_json_uint(&j, "lost", a.lost);
+		vtrace_json_uint(&j, "bytes", a.bytes);
+		if (o->net)
+			vtrace_json_uint(&j, "backpressure", a.backpressure);
+		vtrace_json_object_end(&j);
+	}
+	vtrace_json_array_end(&j);
+	if (!o->keep_buffer) {
+		vtrace_json_object_begin(&j, "cleared");
+		vtrace_json_string(&j, "instance",
+				   o->tc.instance_name.str ?: "");
+		vtrace_json_uint(&j, "events", vtrace_recorder_cleared(r->rec));
+		vtrace_json_object_end(&j);
+	}
+	json_not_set(&j, r);
+	vtrace_json_object_begin(&j, "wakeups");
+	vtrace_json_uint(&j, "lowered", w.lowered);
+	vtrace_json_uint(&j, "lowered_lost", w.lowered_lost);
+	vtrace_json_uint(&j, "restored", w.restored);
+	vtrace_json_uint(&j, "rereads", w.rereads);
+	vtrace_json_uint(&j, "subbufs", w.subbufs);
+	vtrace_json_uint(&j, "batches", w.batches);
+	vtrace_json_int(&j, "rt_prio", w.rt_prio);
+	vtrace_json_int(&j, "rt_restored", vtrace_recorder_rt_restored(r->rec));
+	vtrace_json_uint(&j, "rt_starved", w.rt_starved);
+	vtrace_json_uint(&j, "rt_resumed", w.rt_resumed);
+	vtrace_json_object_end(&j);
+	vtrace_json_object_end(&j);
+	cli_finish_json(&j);
+}
