@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin.h"
 #include "cli-config.h"
 #include "cli-session.h"
 
@@ -21,16 +22,11 @@ static const struct option config_longopts[] = {
 	{ "instance", required_argument, NULL, CLI_OPT_INSTANCE },
 	{ "name", required_argument, NULL, CLI_OPT_NAME },
 	{ "exclusive-prio", required_argument, NULL, CLI_OPT_EXCLUSIVE_PRIO },
+	{ "help", no_argument, NULL, 'h' },
 };
 
-/**
- * cli_config_longopts - the table's long options and a command's own
- * @own: the command's, terminated by an empty entry
- *
- * Return: one array for getopt_long(), to free(); NULL when out of
- * memory.
- */
-struct option *cli_config_longopts(const struct option *own)
+/* The table's long options and a command's own, in one array to free(). */
+static struct option *longopts_with(const struct option *own)
 {
 	size_t nr_table = sizeof(config_longopts) / sizeof(config_longopts[0]);
 	size_t nr_own = 0;
@@ -146,4 +142,55 @@ void cli_config_flags_free(struct cli_config_flags *f)
 	vtrace_trace_config_free(&f->tc);
 	free(f->files.names);
 	f->files = (struct cli_files){};
+}
+
+/**
+ * cli_config_parse - read a command's options: the table's and its own
+ * @argc: argument count
+ * @argv: arguments; -c's are split in place
+ * @f: what the table's options give
+ * @own_short: the command's own short options, for getopt_long()
+ * @own: its own long options, terminated by an empty entry
+ * @own_flag: takes one of its own options; returns as cli_config_flag().
+ *	NULL when it has none.
+ * @ctx: for @own_flag
+ * @usage: prints the command's usage
+ *
+ * -h and --help print the usage on stdout and exit; an unknown option
+ * prints it on stderr.
+ *
+ * Return: 0, -EINVAL (printed) or -ENOMEM.
+ */
+int cli_config_parse(int argc, char **argv, struct cli_config_flags *f,
+		     const char *own_short, const struct option *own,
+		     int (*own_flag)(void *ctx, int opt, char *arg), void *ctx,
+		     void (*usage)(FILE *out))
+{
+	struct option *all;
+	char shortopts[64];
+	int c, ret = 0;
+
+	snprintf(shortopts, sizeof(shortopts), "c:e:f:t:b:o:h%s", own_short);
+	all = longopts_with(own);
+	if (!all)
+		return -ENOMEM;
+	while (!ret &&
+	       (c = getopt_long(argc, argv, shortopts, all, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			free(all);
+			exit(VTRACE_EXIT_OK);
+		}
+		ret = cli_config_flag(f, c, optarg);
+		if (ret == 1 && own_flag)
+			ret = own_flag(ctx, c, optarg);
+		if (ret == 1) {
+			usage(stderr);
+			ret = -EINVAL;
+		}
+	}
+	free(all);
+	if (ret || cli_unexpected_argument(argc, argv, optind))
+		return ret ?: -EINVAL;
+	return 0;
 }

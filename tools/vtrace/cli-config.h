@@ -11,12 +11,11 @@
 #define _VTRACE_CLI_CONFIG_H
 
 #include <getopt.h>
+#include <stdio.h>
 
 #include <vtrace/trace-config.h>
 
 #include "cli.h"
-
-#define CLI_CONFIG_SHORTOPTS "c:e:f:t:b:o:"
 
 enum {
 	CLI_OPT_INSTANCE = 256,
@@ -40,8 +39,11 @@ struct cli_config_flags {
 	struct cli_files files;
 };
 
-struct option *cli_config_longopts(const struct option *own);
 int cli_config_flag(struct cli_config_flags *f, int opt, char *arg);
+int cli_config_parse(int argc, char **argv, struct cli_config_flags *f,
+		     const char *own_short, const struct option *own,
+		     int (*own_flag)(void *ctx, int opt, char *arg), void *ctx,
+		     void (*usage)(FILE *out));
 bool cli_config_flags_empty(const struct cli_config_flags *f);
 void cli_config_flags_free(struct cli_config_flags *f);
 

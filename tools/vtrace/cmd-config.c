@@ -52,33 +52,15 @@ static void usage(FILE *out)
 /* The options are those of vtrace record that say what to record. */
 static int parse_args(int argc, char **argv, struct cli_config_flags *f)
 {
-	static const struct option own[] = { { "help", no_argument, NULL, 'h' },
-					     {} };
+	static const struct option own[] = { {} };
 	struct vtrace_name_error nerr;
-	struct option *longopts;
 	const char *name;
-	int c, ret = 0;
 	size_t i;
+	int ret;
 
-	longopts = cli_config_longopts(own);
-	if (!longopts)
-		return -ENOMEM;
-	while (!ret && (c = getopt_long(argc, argv, CLI_CONFIG_SHORTOPTS "h",
-					longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			free(longopts);
-			exit(VTRACE_EXIT_OK);
-		}
-		ret = cli_config_flag(f, c, optarg);
-		if (ret == 1) {
-			usage(stderr);
-			ret = -EINVAL;
-		}
-	}
-	free(longopts);
-	if (ret || cli_unexpected_argument(argc, argv, optind))
-		return ret ?: -EINVAL;
+	ret = cli_config_parse(argc, argv, f, "", own, NULL, NULL, usage);
+	if (ret)
+		return ret;
 	/* The phone checks them against its kernel: the name only, here. */
 	for (i = 0; i < f->tc.ftrace_events.nr; i++) {
 		name = f->tc.ftrace_events.items[i].str;

@@ -127,8 +127,9 @@ static int check_net_args(const struct record_opts *o)
 }
 
 /* One of record's own options; see cli_config_flag() for the return. */
-static int record_flag(struct record_opts *o, int c, char *arg)
+static int record_flag(void *ctx, int c, char *arg)
 {
+	struct record_opts *o = ctx;
 	bool udp;
 
 	switch (c) {
@@ -252,34 +253,14 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "config-binary", no_argument, NULL, OPT_CONFIG_BINARY },
 		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	struct option *longopts;
-	int c, ret = 0;
+	int ret;
 
-	longopts = cli_config_longopts(own);
-	if (!longopts)
-		return -ENOMEM;
-	while (!ret &&
-	       (c = getopt_long(argc, argv, CLI_CONFIG_SHORTOPTS "r:N:vh",
-				longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			free(longopts);
-			exit(VTRACE_EXIT_OK);
-		}
-		ret = cli_config_flag(&o->flags, c, optarg);
-		if (ret == 1)
-			ret = record_flag(o, c, optarg);
-		if (ret == 1) {
-			usage(stderr);
-			ret = -EINVAL;
-		}
-	}
-	free(longopts);
-	if (ret || cli_unexpected_argument(argc, argv, optind))
-		return ret ?: -EINVAL;
+	ret = cli_config_parse(argc, argv, &o->flags, "r:N:v", own, record_flag,
+			       o, usage);
+	if (ret)
+		return ret;
 	return check_args(o);
 }
 
