@@ -216,6 +216,11 @@ vt_run config -c sched,idle,irq -e raw_syscalls/sys_enter -t 10s -b 1024 \
 	--name cfg-eq -o /data/misc/perfetto-traces/t.pftrace
 expect [ "$rc" = 0 ]
 cp "$work/out" "$work/gen.pbtx"
+# Each option of record's table, as its field of the model.
+vt_run config -e sched/sched_switch -c sched -t 2s -b 512 --instance vt_x \
+	--name n1 --exclusive-prio 3 -o /tmp/o.pftrace
+expect [ "$rc" = 0 ]
+expect [ "$(grep -v '^#' "$work/out" | tr -s ' \n' ' ')" = 'buffers { size_kb: 65536 fill_policy: RING_BUFFER } data_sources { config { name: "linux.ftrace" ftrace_config { ftrace_events: "sched/sched_switch" atrace_categories: "sched" buffer_size_kb: 512 instance_name: "vt_x" } } } duration_ms: 2000 write_into_file: true output_path: "/tmp/o.pftrace" unique_session_name: "n1" exclusive_prio: 3 ' ]
 if command -v protoc > /dev/null && [ -f "$proto_dir/perfetto_config.proto" ]; then
 	expect protoc -I "$proto_dir" --encode=perfetto.protos.TraceConfig \
 		perfetto_config.proto < "$work/gen.pbtx" > "$work/gen.pb"
