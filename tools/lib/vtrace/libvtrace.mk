@@ -52,6 +52,7 @@ LIBVTRACE_SRCS += sinks/tracedat/tracedat-writer.c
 LIBVTRACE_SRCS += sinks/perfetto/perfetto-convert.c
 LIBVTRACE_SRCS += sinks/perfetto/perfetto-events.c
 LIBVTRACE_SRCS += sinks/perfetto/perfetto-sink.c
+LIBVTRACE_SRCS += sinks/perfetto/perfetto-translate.c
 LIBVTRACE_SRCS += sinks/perfetto/perfetto-writer.c
 LIBVTRACE_SRCS += sinks/perfetto/protobuf.c
 LIBVTRACE_SRCS += sinks/dmtrace/dmtrace-reader.c

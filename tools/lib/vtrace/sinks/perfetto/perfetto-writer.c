@@ -9,11 +9,11 @@
  * so the buffers can go to the file in any order: Perfetto sorts by
  * timestamp when it imports.
  *
- * Per event id, how to encode it is worked out once (typed message,
- * generic, counters) and kept in @encs.
+ * What goes in each FtraceEvent, and which counter values an event
+ * gives, is the translation's (perfetto-translate.c); this file frames
+ * them: bundles, packets, counter tracks, the process tree and stats.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include <event-parse.h>
-#include <trace-seq.h>
 
 #include "sinks/perfetto/perfetto-format.h"
+#include "sinks/perfetto/perfetto-translate.h"
 #include "sinks/perfetto/perfetto-writer.h"
 #include "sinks/perfetto/protobuf.h"
 
@@ -39,52 +39,6 @@
 #define TRACK_UUID_BASE 0x7674000000000000ull
 /* Largest pid the ProcessTree bitmap follows (PID_MAX_LIMIT). */
 #define PID_LIMIT (4 * 1024 * 1024)
-
-enum enc_how {
-	ENC_GENERIC,
-	ENC_TYPED,
-	/* Generic, with one field holding the formatted text. */
-	ENC_PRINTK,
-};
-
-/*
- * Vendor state drawn as counter tracks: the event's @values, one track
- * each, per distinct @key (a TMU's name, a CPU number) when there is one.
- */
-struct counter_spec {
-	const char *system;
-	const char *event;
-	const char *key;
-	const char *key_prefix;
-	const char *values[2];
-};
-
-static const struct counter_spec counter_specs[] = {
-	{ "mali", "gpu_power_state", NULL, NULL, { "to_state" } },
-	{ "thermal_exynos",
-	  "thermal_exynos_arm_update",
-	  "tmu_name",
-	  "",
-	  { "ppm_throttle_level", "mpmm_throttle_level" } },
-	{ "thermal_exynos",
-	  "thermal_cpu_pressure",
-	  "cpu",
-	  "cpu",
-	  { "pressure" } },
-};
-
-struct event_enc {
-	struct tep_event *event;
-	enum enc_how how;
-	const struct pf_typed_event *typed;
-	/* ENC_TYPED: the format's field of each typed->fields[] entry. */
-	struct tep_format_field *typed_fields[PF_TYPED_FIELDS_MAX];
-	/* ENC_PRINTK: the field written as the formatted text. */
-	struct tep_format_field *text_field;
-	const struct counter_spec *counter;
-	struct tep_format_field *counter_key;
-	struct tep_format_field *counter_values[2];
-};
 
 struct track {
 	char *name;
@@ -106,8 +60,7 @@ struct vt_perfetto {
 	int ncpus;
 	struct cpu_state *cpus;
 	struct vt_pb misc;
-	struct event_enc **encs; /* by event id */
-	size_t nr_encs;
+	struct vt_pf_translator tr;
 	struct track tracks[TRACKS_MAX];
 	int nr_tracks;
 	int ftrace_clock; /* 0: boot */
@@ -122,7 +75,6 @@ struct vt_perfetto {
 	uint64_t last_ts;
 	uint64_t events;
 	uint64_t written; /* bytes of whole packets in the file */
-	struct trace_seq seq;
 	int err;
 	char errbuf[256];
 };
@@ -282,7 +234,7 @@ int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
 	for (i = 0; i < pf->ncpus; i++)
 		vt_pb_init(&pf->cpus[i].pb);
 	vt_pb_init(&pf->misc);
-	trace_seq_init(&pf->seq);
+	vt_pf_translator_init(&pf->tr, pf->tep);
 
 	/* The sequence starts with no interned or track state. */
 	packet_begin(&pf->misc);
@@ -297,320 +249,6 @@ int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
 	}
 	*pfp = pf;
 	return 0;
-}
-
-static bool is_string_field(const struct tep_format_field *f)
-{
-	return f->flags & TEP_FIELD_IS_STRING;
-}
-
-static bool is_number_field(const struct tep_format_field *f)
-{
-	return !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC |
-			     TEP_FIELD_IS_STRING)) &&
-	       (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
-}
-
-/* Whether @kind can be read from @f. */
-static bool kind_fits(uint8_t kind, const struct tep_format_field *f)
-{
-	switch (kind) {
-	case PF_STRING:
-		return is_string_field(f);
-	case PF_UINT64_ARRAY:
-		return (f->flags & TEP_FIELD_IS_ARRAY) &&
-		       !(f->flags &
-			 (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) &&
-		       (f->elementsize == 4 || f->elementsize == 8);
-	default:
-		return is_number_field(f);
-	}
-}
-
-static const struct pf_typed_event *find_typed(struct tep_event *event)
-{
-	size_t i;
-
-	for (i = 0; i < vt_pf_nr_typed_events; i++)
-		if (!strcmp(vt_pf_typed_events[i].name, event->name) &&
-		    !strcmp(vt_pf_typed_events[i].system, event->system))
-			return &vt_pf_typed_events[i];
-	return NULL;
-}
-
-static void find_counter(struct event_enc *enc, struct tep_event *event)
-{
-	const struct counter_spec *spec;
-	size_t i, v;
-
-	for (i = 0; i < sizeof(counter_specs) / sizeof(counter_specs[0]); i++) {
-		spec = &counter_specs[i];
-		if (strcmp(spec->event, event->name) ||
-		    strcmp(spec->system, event->system))
-			continue;
-		if (spec->key) {
-			enc->counter_key = tep_find_field(event, spec->key);
-			if (!enc->counter_key)
-				return;
-		}
-		for (v = 0; v < 2 && spec->values[v]; v++) {
-			enc->counter_values[v] =
-				tep_find_field(event, spec->values[v]);
-			if (!enc->counter_values[v] ||
-			    !is_number_field(enc->counter_values[v]))
-				return;
-		}
-		enc->counter = spec;
-		return;
-	}
-}
-
-static struct event_enc *make_enc(struct tep_event *event)
-{
-	const struct pf_typed_event *typed;
-	struct tep_format_field *f;
-	struct event_enc *enc;
-	const char *text;
-	int i;
-
-	enc = calloc(1, sizeof(*enc));
-	if (!enc)
-		return NULL;
-	enc->event = event;
-	typed = find_typed(event);
-	if (typed) {
-		enc->how = ENC_TYPED;
-		enc->typed = typed;
-		for (i = 0; typed->fields[i].name; i++) {
-			f = tep_find_field(event, typed->fields[i].name);
-			if (f && kind_fits(typed->fields[i].kind, f))
-				enc->typed_fields[i] = f;
-		}
-	} else if (!strcmp(event->system, "ftrace") &&
-		   (!strcmp(event->name, "bprint") ||
-		    !strcmp(event->name, "bputs"))) {
-		/* Their text is a format and arguments: print it. */
-		enc->how = ENC_PRINTK;
-		text = strcmp(event->name, "bprint") ? "str" : "buf";
-		enc->text_field = tep_find_field(event, text);
-	}
-	find_counter(enc, event);
-	return enc;
-}
-
-static struct event_enc *get_enc(struct vt_perfetto *pf,
-				 struct tep_record *record)
-{
-	struct event_enc **encs;
-	struct tep_event *event;
-	size_t n;
-	int id;
-
-	id = tep_data_type(pf->tep, record);
-	if (id < 0)
-		return NULL;
-	if ((size_t)id < pf->nr_encs && pf->encs[id])
-		return pf->encs[id];
-	event = tep_find_event(pf->tep, id);
-	if (!event)
-		return NULL;
-	if ((size_t)id >= pf->nr_encs) {
-		n = id + 64;
-		encs = reallocarray(pf->encs, n, sizeof(*encs));
-		if (!encs)
-			return NULL;
-		memset(encs + pf->nr_encs, 0,
-		       (n - pf->nr_encs) * sizeof(*encs));
-		pf->encs = encs;
-		pf->nr_encs = n;
-	}
-	pf->encs[id] = make_enc(event);
-	return pf->encs[id];
-}
-
-/* A number field's value, sign-extended when the format says signed. */
-static uint64_t read_number(struct vt_perfetto *pf,
-			    const struct tep_format_field *f,
-			    const unsigned char *p)
-{
-	uint64_t v = tep_read_number(pf->tep, p, f->size);
-
-	if (!(f->flags & TEP_FIELD_IS_SIGNED))
-		return v;
-	switch (f->size) {
-	case 1:
-		return (int64_t)(int8_t)v;
-	case 2:
-		return (int64_t)(int16_t)v;
-	case 4:
-		return (int64_t)(int32_t)v;
-	default:
-		return v;
-	}
-}
-
-/*
- * Where @f's bytes are in @record: its own place, or for __data_loc and
- * __rel_loc the data its location word points at; a trailing char buf[]
- * (ftrace/print) runs to the record's end. False when they are not
- * inside the record.
- */
-static bool field_bytes(struct vt_perfetto *pf,
-			const struct tep_format_field *f,
-			const struct tep_record *record,
-			const unsigned char **p, size_t *len)
-{
-	const unsigned char *data = record->data;
-	size_t size = record->size;
-	uint64_t loc, start, n;
-
-	if (f->offset + (size_t)f->size > size)
-		return false;
-	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
-		n = f->size ? (size_t)f->size : size - f->offset;
-		*p = data + f->offset;
-		*len = n;
-		return true;
-	}
-	loc = tep_read_number(pf->tep, data + f->offset, f->size);
-	start = loc & 0xffff;
-	n = loc >> 16 & 0xffff;
-	if (f->flags & TEP_FIELD_IS_RELATIVE)
-		start += f->offset + f->size;
-	if (start + n > size)
-		return false;
-	*p = data + start;
-	*len = n;
-	return true;
-}
-
-static void put_string_field(struct vt_perfetto *pf, struct vt_pb *pb,
-			     uint32_t number, const struct tep_format_field *f,
-			     const struct tep_record *record)
-{
-	const unsigned char *p;
-	size_t len;
-
-	if (!field_bytes(pf, f, record, &p, &len))
-		return;
-	vt_pb_bytes(pb, number, p, strnlen((const char *)p, len));
-}
-
-static void put_typed(struct vt_perfetto *pf, struct vt_pb *pb,
-		      const struct event_enc *enc,
-		      const struct tep_record *record)
-{
-	const unsigned char *data = record->data, *p;
-	const struct pf_field *pff;
-	struct tep_format_field *f;
-	size_t len, i;
-	uint64_t v;
-	int n;
-
-	vt_pb_begin(pb, enc->typed->number);
-	for (n = 0; enc->typed->fields[n].name; n++) {
-		f = enc->typed_fields[n];
-		pff = &enc->typed->fields[n];
-		if (!f)
-			continue;
-		if (pff->kind == PF_STRING) {
-			put_string_field(pf, pb, pff->number, f, record);
-			continue;
-		}
-		if (pff->kind == PF_UINT64_ARRAY) {
-			if (!field_bytes(pf, f, record, &p, &len))
-				continue;
-			for (i = 0; i + f->elementsize <= len;
-			     i += f->elementsize)
-				vt_pb_varint(pb, pff->number,
-					     tep_read_number(pf->tep, p + i,
-							     f->elementsize));
-			continue;
-		}
-		if (f->offset + (size_t)f->size > (size_t)record->size)
-			continue;
-		v = read_number(pf, f, data + f->offset);
-		switch (pff->kind) {
-		case PF_INT32:
-			vt_pb_int(pb, pff->number, (int32_t)v);
-			break;
-		case PF_UINT32:
-			vt_pb_varint(pb, pff->number, (uint32_t)v);
-			break;
-		default:
-			vt_pb_varint(pb, pff->number, v);
-			break;
-		}
-	}
-	vt_pb_end(pb);
-}
-
-/* A non-string array's elements, as {1,2,3}. */
-static void put_array_field(struct vt_perfetto *pf, struct vt_pb *pb,
-			    const struct tep_format_field *f,
-			    const struct tep_record *record)
-{
-	unsigned int esize = f->elementsize;
-	const unsigned char *p;
-	size_t len, i;
-
-	if (!field_bytes(pf, f, record, &p, &len))
-		return;
-	if (esize != 1 && esize != 2 && esize != 4 && esize != 8)
-		esize = 1;
-	trace_seq_reset(&pf->seq);
-	trace_seq_putc(&pf->seq, '{');
-	for (i = 0; i + esize <= len; i += esize)
-		trace_seq_printf(&pf->seq, "%s%llu", i ? "," : "",
-				 tep_read_number(pf->tep, p + i, esize));
-	trace_seq_putc(&pf->seq, '}');
-	vt_pb_bytes(pb, PF_GENERIC_FIELD_STR_VALUE, pf->seq.buffer,
-		    pf->seq.len);
-}
-
-/* The event's text as the kernel prints it, without the newline. */
-static void put_event_text(struct vt_perfetto *pf, struct vt_pb *pb,
-			   struct tep_record *record)
-{
-	trace_seq_reset(&pf->seq);
-	tep_print_event(pf->tep, &pf->seq, record, "%s", TEP_PRINT_INFO);
-	if (pf->seq.len && pf->seq.buffer[pf->seq.len - 1] == '\n')
-		pf->seq.len--;
-	vt_pb_bytes(pb, PF_GENERIC_FIELD_STR_VALUE, pf->seq.buffer,
-		    pf->seq.len);
-}
-
-static void put_generic(struct vt_perfetto *pf, struct vt_pb *pb,
-			const struct event_enc *enc, struct tep_record *record)
-{
-	const unsigned char *data = record->data;
-	struct tep_format_field *f;
-	uint64_t v;
-
-	vt_pb_begin(pb, PF_EVENT_GENERIC);
-	vt_pb_string(pb, PF_GENERIC_EVENT_NAME, enc->event->name);
-	for (f = enc->event->format.fields; f; f = f->next) {
-		vt_pb_begin(pb, PF_GENERIC_FIELD);
-		vt_pb_string(pb, PF_GENERIC_FIELD_NAME, f->name);
-		if (f == enc->text_field) {
-			put_event_text(pf, pb, record);
-		} else if (is_string_field(f)) {
-			put_string_field(pf, pb, PF_GENERIC_FIELD_STR_VALUE, f,
-					 record);
-		} else if (!is_number_field(f)) {
-			put_array_field(pf, pb, f, record);
-		} else if (f->offset + (size_t)f->size <=
-			   (size_t)record->size) {
-			v = read_number(pf, f, data + f->offset);
-			if (f->flags & TEP_FIELD_IS_SIGNED)
-				vt_pb_int(pb, PF_GENERIC_FIELD_INT_VALUE, v);
-			else
-				vt_pb_varint(pb, PF_GENERIC_FIELD_UINT_VALUE,
-					     v);
-		}
-		vt_pb_end(pb);
-	}
-	vt_pb_end(pb);
 }
 
 /* The uuid of the counter track called @name, described on first use. */
@@ -660,50 +298,20 @@ static void put_counter_value(struct vt_perfetto *pf, uint64_t ts,
 	vt_pb_end(pb);
 }
 
-/*
- * Counter tracks are named "EVENT[ KEY][ VALUE]": the value's name only
- * when the event has two, e.g. "thermal_exynos_arm_update BIG
- * ppm_throttle_level", "thermal_cpu_pressure cpu3".
- */
-static int put_counters(struct vt_perfetto *pf, const struct event_enc *enc,
-			const struct tep_record *record)
+/* Each value on its counter track, the track described on first use. */
+static int put_counters(struct vt_perfetto *pf, uint64_t ts,
+			const struct vt_pf_counter *counters, int nr)
 {
-	const struct counter_spec *spec = enc->counter;
-	const unsigned char *data = record->data, *p;
-	char key[64] = "", name[192];
-	struct tep_format_field *f;
 	uint64_t uuid;
-	size_t len;
-	int v, ret;
+	int i, ret;
 
-	f = enc->counter_key;
-	if (f && is_string_field(f)) {
-		if (!field_bytes(pf, f, record, &p, &len))
-			return 0;
-		snprintf(key, sizeof(key), " %s%.*s", spec->key_prefix,
-			 (int)strnlen((const char *)p, len), p);
-	} else if (f && is_number_field(f)) {
-		if (f->offset + (size_t)f->size > (size_t)record->size)
-			return 0;
-		snprintf(key, sizeof(key), " %s%" PRId64, spec->key_prefix,
-			 (int64_t)read_number(pf, f, data + f->offset));
-	}
-	for (v = 0; v < 2 && spec->values[v]; v++) {
-		f = enc->counter_values[v];
-		if (f->offset + (size_t)f->size > (size_t)record->size)
-			continue;
-		if (spec->values[1])
-			snprintf(name, sizeof(name), "%s%s %s", spec->event,
-				 key, spec->values[v]);
-		else
-			snprintf(name, sizeof(name), "%s%s", spec->event, key);
-		ret = track_uuid(pf, name, &uuid);
+	for (i = 0; i < nr; i++) {
+		ret = track_uuid(pf, counters[i].track, &uuid);
 		if (ret == -ENOSPC)
 			continue;
 		if (ret)
 			return ret;
-		put_counter_value(pf, record->ts, uuid,
-				  read_number(pf, f, data + f->offset));
+		put_counter_value(pf, ts, uuid, counters[i].value);
 	}
 	return misc_flush(pf, false);
 }
@@ -732,10 +340,10 @@ static int note_pid(struct vt_perfetto *pf, int pid)
 
 int vt_perfetto_add_record(struct vt_perfetto *pf, struct tep_record *record)
 {
-	struct event_enc *enc;
+	struct vt_pf_counter counters[PF_COUNTERS_MAX];
+	int cpu = record->cpu, pid, nr_counters, ret;
 	struct cpu_state *c;
 	struct vt_pb *pb;
-	int cpu = record->cpu, pid, ret;
 
 	if (pf->err)
 		return pf->err;
@@ -761,14 +369,10 @@ int vt_perfetto_add_record(struct vt_perfetto *pf, struct tep_record *record)
 	vt_pb_begin(pb, PF_BUNDLE_EVENT);
 	vt_pb_varint(pb, PF_EVENT_TIMESTAMP, record->ts);
 	vt_pb_varint(pb, PF_EVENT_PID, (uint32_t)pid);
-	enc = get_enc(pf, record);
-	if (enc && enc->how == ENC_TYPED)
-		put_typed(pf, pb, enc, record);
-	else if (enc)
-		put_generic(pf, pb, enc, record);
+	nr_counters = vt_pf_translate(&pf->tr, pb, record, counters);
 	vt_pb_end(pb);
-	if (enc && enc->counter) {
-		ret = put_counters(pf, enc, record);
+	if (nr_counters) {
+		ret = put_counters(pf, record->ts, counters, nr_counters);
 		if (ret)
 			return fail(pf, ret, "counter tracks: %s",
 				    strerror(-ret));
@@ -986,20 +590,16 @@ const char *vt_perfetto_strerror(const struct vt_perfetto *pf)
 
 void vt_perfetto_free(struct vt_perfetto *pf)
 {
-	size_t i;
 	int t;
 
 	if (!pf)
 		return;
 	for (t = 0; t < pf->ncpus; t++)
 		vt_pb_free(&pf->cpus[t].pb);
-	for (i = 0; i < pf->nr_encs; i++)
-		free(pf->encs[i]);
 	for (t = 0; t < pf->nr_tracks; t++)
 		free(pf->tracks[t].name);
 	vt_pb_free(&pf->misc);
-	trace_seq_destroy(&pf->seq);
-	free(pf->encs);
+	vt_pf_translator_release(&pf->tr);
 	free(pf->pids);
 	free(pf->tgids);
 	free(pf->cpus);

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The Perfetto writer's translation of ftrace events: what an ftrace
+ * record says, as Perfetto's messages say it. An event Perfetto has a
+ * typed message for (perfetto-events.c) is written as that message, the
+ * others as GenericFtraceEvent (ftrace's bprint and bputs with their
+ * text formatted); the vendor GPU power and thermal events also give
+ * counter values. Where those go in the file (bundles, packets, counter
+ * tracks) is the writer's framing, perfetto-writer.c.
+ */
+#ifndef _VTRACE_PERFETTO_TRANSLATE_H
+#define _VTRACE_PERFETTO_TRANSLATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <trace-seq.h>
+
+struct pf_event_enc;
+struct tep_handle;
+struct tep_record;
+struct vt_pb;
+
+/* Counter values one event gives at the most. */
+#define PF_COUNTERS_MAX 2
+/* Bytes of a counter track's name, its NUL included. */
+#define PF_COUNTER_TRACK_MAX 192
+
+/**
+ * struct vt_pf_translator - how each event is translated
+ * @tep: the events' formats
+ * @encs: by event id, how its records are encoded, worked out on the
+ *	first one; NULL for an id not met yet
+ * @nr_encs: the length of @encs
+ * @seq: where a field's or an event's text is formatted
+ */
+struct vt_pf_translator {
+	struct tep_handle *tep;
+	struct pf_event_enc **encs;
+	size_t nr_encs;
+	struct trace_seq seq;
+};
+
+/**
+ * struct vt_pf_counter - a counter value an event gives
+ * @track: the counter track's name, "EVENT[ KEY][ VALUE]"
+ * @value: the value at the event's time
+ */
+struct vt_pf_counter {
+	char track[PF_COUNTER_TRACK_MAX];
+	int64_t value;
+};
+
+/**
+ * vt_pf_translator_init - start translating the events of @tep
+ * @tr: the translator
+ * @tep: the events' formats, valid until vt_pf_translator_release()
+ */
+void vt_pf_translator_init(struct vt_pf_translator *tr, struct tep_handle *tep);
+
+/**
+ * vt_pf_translate - an ftrace record as an FtraceEvent's body
+ * @tr: the translator
+ * @pb: where the FtraceEvent is open; the event's typed message or
+ *	GenericFtraceEvent is added to it. An event whose format is not
+ *	known (or not allocated) adds nothing.
+ * @record: the record
+ * @counters: set to the counter values the event gives
+ *
+ * Return: the number of @counters set, 0 to %PF_COUNTERS_MAX.
+ */
+int vt_pf_translate(struct vt_pf_translator *tr, struct vt_pb *pb,
+		    struct tep_record *record,
+		    struct vt_pf_counter counters[PF_COUNTERS_MAX]);
+
+/**
+ * vt_pf_translator_release - release what a translator holds
+ * @tr: the translator
+ */
+void vt_pf_translator_release(struct vt_pf_translator *tr);
+
+#endif /* _VTRACE_PERFETTO_TRANSLATE_H */
