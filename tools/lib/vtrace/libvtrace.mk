@@ -39,6 +39,7 @@ LIBVTRACE_SRCS += record/state.c
 LIBVTRACE_SRCS += record/wakeups.c
 LIBVTRACE_SRCS += record/watchdog.c
 LIBVTRACE_SRCS += record/session.c
+LIBVTRACE_SRCS += record/session-admit.c
 LIBVTRACE_SRCS += record/thread-sched.c
 LIBVTRACE_SRCS += sinks/format.c
 LIBVTRACE_SRCS += sinks/sink.c

@@ -15,12 +15,14 @@
  * Creating a session's lock and taking it happen under the registry lock,
  * so whoever holds the registry lock and finds a session's lock free
  * knows its recorder has died.
+ *
+ * Who may register, and whom a new exclusive session aborts, is
+ * session-admit.c's.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,16 +34,11 @@
 #include <vtrace/session.h>
 #include <vtrace/state-dir.h>
 
+#include "record/session-local.h"
+
 #define REGISTRY_LOCK "sessions.lock"
 #define ENTRY_PREFIX "session-"
 #define ENTRY_SUFFIX ".session"
-
-struct vtrace_session {
-	int dirfd;
-	int lockfd;
-	struct vtrace_session_info info;
-	char *abort_reason;
-};
 
 /**
  * vtrace_session_name_valid - whether a name can be a session's
@@ -71,8 +68,17 @@ static void file_name(char *buf, size_t size, const char *name, const char *ext)
 	snprintf(buf, size, ENTRY_PREFIX "%s.%s", name, ext);
 }
 
-/* The registry lock, taken with @op (LOCK_SH or LOCK_EX). */
-static int registry_lock(int dirfd, int op, bool create, int *fd)
+/**
+ * vt_session_registry_lock - take the registry lock
+ * @dirfd: the state directory
+ * @op: LOCK_SH to read the registry, LOCK_EX to change it
+ * @create: create the lock file when there is none
+ * @fd: set to the lock, for vt_session_registry_unlock()
+ *
+ * Return: 0, or the -errno of opening or locking (-ENOENT for no lock
+ * file without @create).
+ */
+int vt_session_registry_lock(int dirfd, int op, bool create, int *fd)
 {
 	int flags = create ? O_RDWR | O_CREAT : O_RDONLY;
 
@@ -89,7 +95,11 @@ static int registry_lock(int dirfd, int op, bool create, int *fd)
 	return 0;
 }
 
-static void registry_unlock(int fd)
+/**
+ * vt_session_registry_unlock - drop the registry lock
+ * @fd: from vt_session_registry_lock()
+ */
+void vt_session_registry_unlock(int fd)
 {
 	close(fd); /* drops the flock */
 }
@@ -125,7 +135,14 @@ static char *unescape(const char *s)
 	return out;
 }
 
-static int entry_write(int dirfd, const struct vtrace_session_info *info)
+/**
+ * vt_session_entry_write - write a session's entry, replacing it whole
+ * @dirfd: the state directory
+ * @info: the session
+ *
+ * Return: 0 or the -errno of writing it.
+ */
+int vt_session_entry_write(int dirfd, const struct vtrace_session_info *info)
 {
 	const struct vtrace_proc_ident *id = &info->recorder;
 	char tmp[VTRACE_SESSION_NAME_MAX + 32];
@@ -286,8 +303,14 @@ static bool session_alive(int dirfd, const char *name)
 	return alive;
 }
 
-/* Every file of a session but its log; the registry lock is held. */
-static void session_remove(int dirfd, const char *name)
+/**
+ * vt_session_remove - remove every file of a session but its log
+ * @dirfd: the state directory
+ * @name: the session
+ *
+ * The registry lock is held exclusively.
+ */
+void vt_session_remove(int dirfd, const char *name)
 {
 	static const char *const exts[] = { "session", "abort", "tmp", "lock" };
 	char path[VTRACE_SESSION_NAME_MAX + 32];
@@ -299,12 +322,19 @@ static void session_remove(int dirfd, const char *name)
 	}
 }
 
-/*
- * The live sessions, with the registry lock held. With @cleanup (the
- * registry lock held exclusively) the entries of dead ones are removed.
+/**
+ * vt_session_load_live - the live sessions, with the registry lock held
+ * @dirfd: the state directory
+ * @cleanup: remove the entries of dead ones (the registry lock is held
+ *	exclusively)
+ * @list: set to an array, to be released with vtrace_sessions_free()
+ * @nr: set to its length
+ *
+ * Return: 0, -ENOMEM, or the -errno of reading the state directory or an
+ * entry.
  */
-static int load_live(int dirfd, bool cleanup, struct vtrace_session_info **list,
-		     size_t *nr)
+int vt_session_load_live(int dirfd, bool cleanup,
+			 struct vtrace_session_info **list, size_t *nr)
 {
 	struct vtrace_session_info *l = NULL, *grown;
 	char name[VTRACE_SESSION_NAME_MAX + 1];
@@ -336,7 +366,7 @@ static int load_live(int dirfd, bool cleanup, struct vtrace_session_info **list,
 			continue;
 		if (!session_alive(dirfd, name)) {
 			if (cleanup)
-				session_remove(dirfd, name);
+				vt_session_remove(dirfd, name);
 			continue;
 		}
 		grown = realloc(l, (n + 1) * sizeof(*l));
@@ -361,71 +391,17 @@ static int load_live(int dirfd, bool cleanup, struct vtrace_session_info **list,
 	return 0;
 }
 
-static bool same_instance(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
-static void refuse(struct vtrace_session_refused *r,
-		   enum vtrace_session_refusal why,
-		   const struct vtrace_session_info *holder)
-{
-	r->why = why;
-	if (!holder)
-		return;
-	snprintf(r->holder, sizeof(r->holder), "%s", holder->name);
-	r->pid = holder->recorder.pid;
-	free(r->holder_instance);
-	r->holder_instance = holder->instance ? strdup(holder->instance) : NULL;
-}
-
-/*
- * Perfetto's rules, in its order: the name first, then a running
- * exclusive session, then (for a session that is not to abort the
- * others) the buffer and the single-tenant features.
+/**
+ * vt_session_take_own_lock - create and take a new session's own lock
+ * @dirfd: the state directory
+ * @name: the session
+ * @fd: set to the lock, held for the recorder's life
+ *
+ * The registry lock is held exclusively.
+ *
+ * Return: 0 or the -errno of creating or locking it.
  */
-static bool admissible(const struct vtrace_session_info *me,
-		       const struct vtrace_session_info *live, size_t nr,
-		       struct vtrace_session_refused *r)
-{
-	const struct vtrace_session_info *top = NULL;
-	unsigned int bit;
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		if (!strcmp(live[i].name, me->name)) {
-			refuse(r, VTRACE_SESSION_NAME_TAKEN, &live[i]);
-			return false;
-		}
-		if (live[i].exclusive_prio &&
-		    (!top || live[i].exclusive_prio > top->exclusive_prio))
-			top = &live[i];
-	}
-	if (top && top->exclusive_prio >= me->exclusive_prio) {
-		refuse(r, VTRACE_SESSION_EXCLUSIVE_ACTIVE, top);
-		r->prio = top->exclusive_prio;
-		r->requested = me->exclusive_prio;
-		return false;
-	}
-	if (me->exclusive_prio)
-		return true; /* every other session is to be aborted */
-	for (i = 0; i < nr; i++) {
-		if (same_instance(live[i].instance, me->instance)) {
-			refuse(r, VTRACE_SESSION_INSTANCE_BUSY, &live[i]);
-			return false;
-		}
-		bit = live[i].features & me->features;
-		if (bit) {
-			refuse(r, VTRACE_SESSION_FEATURE_HELD, &live[i]);
-			r->feature = bit & -bit;
-			return false;
-		}
-	}
-	return true;
-}
-
-/* Create and take this session's own lock; the registry lock is held. */
-static int take_own_lock(int dirfd, const char *name, int *fd)
+int vt_session_take_own_lock(int dirfd, const char *name, int *fd)
 {
 	char path[VTRACE_SESSION_NAME_MAX + 32];
 
@@ -443,56 +419,13 @@ static int take_own_lock(int dirfd, const char *name, int *fd)
 	return 0;
 }
 
-/* The abort request first, then the signal that makes the recorder stop. */
-static int request_abort(int dirfd, const struct vtrace_session_info *victim,
-			 const struct vtrace_session_info *me, int *pidfd)
-{
-	char path[VTRACE_SESSION_NAME_MAX + 32];
-	int fd, ret;
-
-	*pidfd = -1;
-	ret = vtrace_proc_pidfd_open(&victim->recorder, pidfd);
-	if (ret)
-		return ret;
-	file_name(path, sizeof(path), victim->name, "abort");
-	unlinkat(dirfd, path, 0); /* an earlier request's */
-	fd = openat(dirfd, path,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto err;
-	}
-	dprintf(fd, "higher-priority (%u) exclusive session %s",
-		me->exclusive_prio, me->name);
-	close(fd);
-	ret = vtrace_proc_pidfd_signal(*pidfd, SIGTERM);
-	if (!ret)
-		return 0;
-err:
-	close(*pidfd);
-	*pidfd = -1;
-	return ret;
-}
-
-static int wait_victims(struct vtrace_session_info *live, int *pidfds,
-			size_t nr, int timeout_ms,
-			struct vtrace_session_refused *r)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		if (pidfds[i] < 0)
-			continue;
-		if (vtrace_session_wait(pidfds[i], timeout_ms)) {
-			refuse(r, VTRACE_SESSION_ABORT_TIMEOUT, &live[i]);
-			r->waited_s = timeout_ms / 1000;
-			return -ETIMEDOUT;
-		}
-	}
-	return 0;
-}
-
-static void session_free(struct vtrace_session *s)
+/**
+ * vt_session_free - release a session, registered or not
+ * @s: the session
+ *
+ * Its files stay: vtrace_session_end() removes them.
+ */
+void vt_session_free(struct vtrace_session *s)
 {
 	if (s->lockfd >= 0)
 		close(s->lockfd);
@@ -529,238 +462,31 @@ static int session_init(const struct vtrace_session_params *p,
 }
 
 /**
- * vtrace_session_start - register a new session, by Perfetto's rules
+ * vt_session_new - a session as @params asks for it, not registered yet
  * @params: what it asks for
- * @session: set to the running session, to be ended with
- *	vtrace_session_end()
- * @refused: set to why it may not start on -EEXIST, -EPERM, -EBUSY,
- *	-EINVAL and -ETIMEDOUT (release with vtrace_session_refused_free())
+ * @session: set to the session, to be released with vt_session_free()
  *
- * A session with a running session's name is refused; so is every
- * session while an exclusive one of equal or higher priority runs. A new
- * exclusive session (root only) aborts every other one and waits until
- * they have ended (their recorders restore what they changed); any other
- * session is refused a buffer another records and a single-tenant feature
- * another holds. Entries of sessions whose recorder died are removed.
- *
- * Return: 0; -EINVAL (a bad name), -EEXIST (the name is taken), -EPERM
- * (an exclusive session without root), -EBUSY (an exclusive session, the
- * buffer or a feature is taken), -ETIMEDOUT (an aborted session did not
- * end), or an error of the state directory (see vtrace_state_dir_open()).
+ * Return: 0, -ENOMEM, or an error of reading the recorder's identity or
+ * of the state directory (see vtrace_state_dir_open()).
  */
-int vtrace_session_start(const struct vtrace_session_params *params,
-			 struct vtrace_session **session,
-			 struct vtrace_session_refused *refused)
+int vt_session_new(const struct vtrace_session_params *params,
+		   struct vtrace_session **session)
 {
-	struct vtrace_session_info *live = NULL;
-	int regfd, ret, *pidfds = NULL;
 	struct vtrace_session *s;
-	size_t nr = 0, i;
+	int ret;
 
-	memset(refused, 0, sizeof(*refused));
-	snprintf(refused->name, sizeof(refused->name), "%s",
-		 params->name ? params->name : "");
-	refused->requested = params->exclusive_prio;
-	if (params->name && *params->name &&
-	    !vtrace_session_name_valid(params->name)) {
-		refused->why = VTRACE_SESSION_BAD_NAME;
-		return -EINVAL;
-	}
-	if (params->exclusive_prio && geteuid()) {
-		refused->why = VTRACE_SESSION_NOT_ROOT;
-		return -EPERM;
-	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	s->dirfd = -1;
 	s->lockfd = -1;
 	ret = session_init(params, s);
-	if (ret)
-		goto err;
-	snprintf(refused->name, sizeof(refused->name), "%s", s->info.name);
-
-	ret = registry_lock(s->dirfd, LOCK_EX, true, &regfd);
-	if (ret)
-		goto err;
-	ret = load_live(s->dirfd, true, &live, &nr);
-	if (ret)
-		goto unlock;
-	if (!admissible(&s->info, live, nr, refused)) {
-		ret = refused->why == VTRACE_SESSION_NAME_TAKEN ? -EEXIST :
-								  -EBUSY;
-		goto unlock;
-	}
-	ret = take_own_lock(s->dirfd, s->info.name, &s->lockfd);
-	if (!ret)
-		ret = entry_write(s->dirfd, &s->info);
-	if (!ret && s->info.exclusive_prio && nr) {
-		pidfds = malloc(nr * sizeof(*pidfds));
-		if (!pidfds)
-			ret = -ENOMEM;
-		/* A recorder not proven to be one is never signalled. */
-		for (i = 0; !ret && i < nr; i++)
-			request_abort(s->dirfd, &live[i], &s->info, &pidfds[i]);
-	}
-	if (ret && s->lockfd >= 0)
-		session_remove(s->dirfd, s->info.name);
-unlock:
-	registry_unlock(regfd);
-	if (!ret && pidfds)
-		ret = wait_victims(live, pidfds, nr,
-				   params->abort_wait_ms ?:
-					   VTRACE_SESSION_ABORT_WAIT_MS,
-				   refused);
-	for (i = 0; pidfds && i < nr; i++)
-		if (pidfds[i] >= 0)
-			close(pidfds[i]);
-	free(pidfds);
-	vtrace_sessions_free(live, nr);
-	if (ret == -ETIMEDOUT) {
-		vtrace_session_end(s);
+	if (ret) {
+		vt_session_free(s);
 		return ret;
 	}
-	if (ret)
-		goto err;
 	*session = s;
 	return 0;
-err:
-	session_free(s);
-	return ret;
-}
-
-/**
- * vtrace_session_claim - take single-tenant features for a running session
- * @s: the session
- * @features: &enum vtrace_session_feature bits
- * @refused: set to the holder on -EBUSY
- *
- * Return: 0, -EBUSY when another running session holds one of them, or
- * an error of the registry.
- */
-int vtrace_session_claim(struct vtrace_session *s, unsigned int features,
-			 struct vtrace_session_refused *refused)
-{
-	struct vtrace_session_info *live;
-	unsigned int bit;
-	int regfd, ret;
-	size_t nr, i;
-
-	memset(refused, 0, sizeof(*refused));
-	snprintf(refused->name, sizeof(refused->name), "%s", s->info.name);
-	ret = registry_lock(s->dirfd, LOCK_EX, true, &regfd);
-	if (ret)
-		return ret;
-	ret = load_live(s->dirfd, true, &live, &nr);
-	if (ret)
-		goto out;
-	for (i = 0; i < nr && !ret; i++) {
-		bit = live[i].features & features;
-		if (!strcmp(live[i].name, s->info.name) || !bit)
-			continue;
-		refuse(refused, VTRACE_SESSION_FEATURE_HELD, &live[i]);
-		refused->feature = bit & -bit;
-		ret = -EBUSY;
-	}
-	vtrace_sessions_free(live, nr);
-	if (!ret) {
-		s->info.features |= features;
-		ret = entry_write(s->dirfd, &s->info);
-	}
-out:
-	registry_unlock(regfd);
-	return ret;
-}
-
-/**
- * vtrace_session_refused_free - release what a refusal holds
- * @refused: filled in by vtrace_session_start() or vtrace_session_claim()
- */
-void vtrace_session_refused_free(struct vtrace_session_refused *refused)
-{
-	free(refused->holder_instance);
-	refused->holder_instance = NULL;
-}
-
-/**
- * vtrace_session_feature_name - a single-tenant feature, for messages
- * @feature: one &enum vtrace_session_feature bit
- *
- * Return: the name of the setting, as a trace config calls it.
- */
-const char *vtrace_session_feature_name(unsigned int feature)
-{
-	switch (feature) {
-	case VTRACE_SESSION_CPUMASK:
-		return "tracing_cpumask";
-	case VTRACE_SESSION_TIDS:
-		return "tids_to_trace";
-	case VTRACE_SESSION_OPTIONS:
-		return "tracefs_options";
-	case VTRACE_SESSION_GLOBAL:
-		return "the top level buffer's global settings";
-	}
-	return "?";
-}
-
-/**
- * vtrace_session_refused_str - the message of a refusal
- * @r: the refusal
- * @buf: where the message goes
- * @size: its size
- *
- * The messages of Perfetto's rules are Perfetto's own wording.
- *
- * Return: the length of the message, as snprintf().
- */
-int vtrace_session_refused_str(const struct vtrace_session_refused *r,
-			       char *buf, size_t size)
-{
-	switch (r->why) {
-	case VTRACE_SESSION_BAD_NAME:
-		return snprintf(
-			buf, size,
-			"bad session name '%s': 1 to %d letters, digits, '_', '-' and '.', not starting with '.'",
-			r->name, VTRACE_SESSION_NAME_MAX);
-	case VTRACE_SESSION_NAME_TAKEN:
-		return snprintf(
-			buf, size,
-			"A trace with this unique session name (%s) already exists",
-			r->name);
-	case VTRACE_SESSION_NOT_ROOT:
-		return snprintf(
-			buf, size,
-			"an exclusive session (exclusive_prio %u) may only be started by root",
-			r->requested);
-	case VTRACE_SESSION_EXCLUSIVE_ACTIVE:
-		return snprintf(
-			buf, size,
-			"An exclusive session with priority %u >= requested priority %u is already active.",
-			r->prio, r->requested);
-	case VTRACE_SESSION_INSTANCE_BUSY:
-		return snprintf(
-			buf, size,
-			"tracefs is busy: session %s (pid %d) is already recording %s%s; end it with 'vtrace stop %s'",
-			r->holder, r->pid,
-			r->holder_instance ? "instance " :
-					     "the top level buffer",
-			r->holder_instance ? r->holder_instance : "",
-			r->holder);
-	case VTRACE_SESSION_FEATURE_HELD:
-		return snprintf(
-			buf, size,
-			"%s is held by session %s (pid %d): one session at a time may change it",
-			vtrace_session_feature_name(r->feature), r->holder,
-			r->pid);
-	case VTRACE_SESSION_ABORT_TIMEOUT:
-		return snprintf(
-			buf, size,
-			"session %s (pid %d), aborted for this exclusive session, is still finishing after %u s",
-			r->holder, r->pid, r->waited_s);
-	case VTRACE_SESSION_OK:
-		break;
-	}
-	return snprintf(buf, size, "session %s may start", r->name);
 }
 
 /**
@@ -790,7 +516,7 @@ int vtrace_session_update(struct vtrace_session *s, unsigned long long events,
 {
 	s->info.events = events;
 	s->info.bytes = bytes;
-	return entry_write(s->dirfd, &s->info);
+	return vt_session_entry_write(s->dirfd, &s->info);
 }
 
 /**
@@ -809,7 +535,36 @@ int vtrace_session_set_partial(struct vtrace_session *s, const char *partial)
 		return -ENOMEM;
 	free(s->info.partial);
 	s->info.partial = copy;
-	return entry_write(s->dirfd, &s->info);
+	return vt_session_entry_write(s->dirfd, &s->info);
+}
+
+/**
+ * vt_session_note_abort - tell a session why it is aborted
+ * @dirfd: the state directory
+ * @name: the session aborted
+ * @by: the exclusive session aborting it
+ *
+ * Written before its recorder is signalled, for the recorder's
+ * vtrace_session_abort_reason() and the registry's readers.
+ *
+ * Return: 0 or the -errno of creating the note.
+ */
+int vt_session_note_abort(int dirfd, const char *name,
+			  const struct vtrace_session_info *by)
+{
+	char path[VTRACE_SESSION_NAME_MAX + 32];
+	int fd;
+
+	file_name(path, sizeof(path), name, "abort");
+	unlinkat(dirfd, path, 0); /* an earlier request's */
+	fd = openat(dirfd, path,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	dprintf(fd, "higher-priority (%u) exclusive session %s",
+		by->exclusive_prio, by->name);
+	close(fd);
+	return 0;
 }
 
 /**
@@ -854,11 +609,11 @@ void vtrace_session_end(struct vtrace_session *s)
 
 	if (!s)
 		return;
-	if (!registry_lock(s->dirfd, LOCK_EX, true, &regfd)) {
-		session_remove(s->dirfd, s->info.name);
-		registry_unlock(regfd);
+	if (!vt_session_registry_lock(s->dirfd, LOCK_EX, true, &regfd)) {
+		vt_session_remove(s->dirfd, s->info.name);
+		vt_session_registry_unlock(regfd);
 	}
-	session_free(s);
+	vt_session_free(s);
 }
 
 /**
@@ -927,13 +682,13 @@ int vtrace_sessions_list(struct vtrace_session_info **list, size_t *nr)
 	ret = vtrace_state_dir_open(false, &dirfd, NULL);
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
-	ret = registry_lock(dirfd, LOCK_SH, false, &regfd);
+	ret = vt_session_registry_lock(dirfd, LOCK_SH, false, &regfd);
 	if (ret) {
 		close(dirfd);
 		return ret == -ENOENT ? 0 : ret;
 	}
-	ret = load_live(dirfd, false, list, nr);
-	registry_unlock(regfd);
+	ret = vt_session_load_live(dirfd, false, list, nr);
+	vt_session_registry_unlock(regfd);
 	close(dirfd);
 	if (!ret && *nr)
 		qsort(*list, *nr, sizeof(**list), by_name);
