@@ -395,7 +395,7 @@ int vt_session_load_live(int dirfd, bool cleanup,
  * vt_session_take_own_lock - create and take a new session's own lock
  * @dirfd: the state directory
  * @name: the session
- * @fd: set to the lock, held for the recorder's life
+ * @fd: set to the lock, held for the recorder's life; -1 on failure
  *
  * The registry lock is held exclusively.
  *
@@ -412,9 +412,12 @@ int vt_session_take_own_lock(int dirfd, const char *name, int *fd)
 	if (*fd < 0)
 		return -errno;
 	if (flock(*fd, LOCK_EX | LOCK_NB)) {
+		int err = -errno;
+
 		close(*fd);
+		*fd = -1;
 		unlinkat(dirfd, path, 0);
-		return -errno;
+		return err;
 	}
 	return 0;
 }
