@@ -50,7 +50,7 @@ if [ -z "$VTRACE_NET_NS" ]; then
 	ktap_skip_all "needs trace-cmd, unshare, ip and python3 (the host's tests)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 10
+ktap_set_plan 13
 
 # start_listener DIR - trace-cmd listen on a new port, files into DIR.
 start_listener() {
@@ -366,5 +366,62 @@ fi
 expect [ "$(settings_of "$idir")" = "$before" ]
 stop_listener
 result net_slow_collector_is_back_pressure_loss
+
+# start_fake MODE - fake_collector.py MODE on a new port.
+start_fake() {
+	port=$((port + 1))
+	python3 "$here/fake_collector.py" "$1" "$port" > "$work/fake.out" 2>&1 &
+	fake=$!
+	n=0
+	until grep -qs up "$work/fake.out" || [ $n -ge 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+
+stop_fake() {
+	kill "$fake" 2> /dev/null
+	wait "$fake" 2> /dev/null
+}
+
+# A collector that takes the set-up, then nothing (small socket buffers,
+# as above: the metadata does not fit in them): the metadata's send has
+# a deadline, and the recording ends with tracefs as it was.
+sysctl -qw net.ipv4.tcp_rmem="4096 16384 32768" net.ipv4.tcp_wmem="4096 16384 32768"
+start_fake mute
+vt_run record --instance "$inst" -e sched/sched_switch -t 2 \
+	-N "127.0.0.1:$port"
+expect [ "$rc" = 1 ]
+expect contains "$err" "the listener took nothing while sending the metadata for 5 s"
+expect [ "$(settings_of "$idir")" = "$before" ]
+stop_fake
+result net_mute_collector_meets_a_deadline
+
+# The same collector, and SIGINT while the metadata waits: the stop is
+# honoured at once, not after the deadline.
+start_fake mute
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -t 2 \
+	-N "127.0.0.1:$port" > "$work/out" 2> "$work/err" &
+vpid=$!
+sleep 1
+kill -INT "$vpid"
+wait "$vpid"
+rc=$?
+expect [ "$rc" = 1 ]
+expect grep -q "stopped while sending the metadata" "$work/err"
+expect [ "$(settings_of "$idir")" = "$before" ]
+stop_fake
+result net_stop_ends_a_blocked_metadata_send
+
+# A collector that keeps talking after CLOSE and never closes: the close
+# has one deadline (30 s), which its chatter does not extend.
+start_fake chatty
+vt_run record --instance "$inst" -e sched/sched_switch -t 1 \
+	-N "127.0.0.1:$port"
+expect [ "$rc" = 1 ]
+expect contains "$err" "the listener did not finish the file within 30 s"
+expect [ "$(settings_of "$idir")" = "$before" ]
+stop_fake
+result net_chatty_collector_close_has_one_deadline
 
 ktap_finished

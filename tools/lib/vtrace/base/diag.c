@@ -115,3 +115,31 @@ const char *vtrace_severity_name(enum vtrace_severity severity)
 {
 	return severity == VTRACE_ERROR ? "error" : "warning";
 }
+
+/**
+ * vtrace_escape - bytes from outside, printable in a message
+ * @buf: the bytes (a file's, a peer's), not trusted
+ * @len: their number
+ * @out: where the text goes, always NUL-terminated
+ * @size: room in @out, at least 5
+ *
+ * Printable ASCII stays as it is; every other byte, and the backslash,
+ * becomes \xNN, so that no terminal control sequence reaches the user.
+ * What does not fit is left out.
+ *
+ * Return: @out.
+ */
+const char *vtrace_escape(const void *buf, size_t len, char *out, size_t size)
+{
+	const unsigned char *p = buf;
+	size_t i, o = 0;
+
+	for (i = 0; i < len && o + 5 < size; i++) {
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
+			out[o++] = p[i];
+		else
+			o += snprintf(out + o, size - o, "\\x%02x", p[i]);
+	}
+	out[o] = '\0';
+	return out;
+}

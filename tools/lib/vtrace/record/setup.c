@@ -343,6 +343,8 @@ int vt_rec_set_up(struct vtrace_recorder *rec)
 		.nr_cpus = rec->nr_cpus,
 		.subbuf_size = rec->subbuf_size,
 		.clock = rec->clock,
+		/* Nothing reads it before the recording runs. */
+		.stop_fd = rec->wake_fd,
 	};
 	ret = rec->sink->ops->begin(rec->sink, &info);
 	if (ret) {

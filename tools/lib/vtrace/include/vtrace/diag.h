@@ -57,5 +57,6 @@ int vtrace_diag_vadd(struct vtrace_diags *diags, const char *file,
 		     enum vtrace_severity severity, const char *fmt, va_list ap)
 	__attribute__((format(printf, 6, 0)));
 const char *vtrace_severity_name(enum vtrace_severity severity);
+const char *vtrace_escape(const void *buf, size_t len, char *out, size_t size);
 
 #endif /* _VTRACE_DIAG_H */

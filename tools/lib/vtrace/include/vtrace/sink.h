@@ -49,12 +49,16 @@ struct vtrace_sink;
  * @nr_cpus: CPUs 0..@nr_cpus-1 that sub-buffers may come from
  * @subbuf_size: size of every sub-buffer, a power of two
  * @clock: the trace_clock in effect ("boot", "local", ...)
+ * @stop_fd: readable once the recording is asked to stop, or -1: a
+ *	->begin() that waits on a peer polls it and gives up. Valid during
+ *	->begin() only.
  */
 struct vtrace_sink_info {
 	struct tracefs_instance *instance;
 	int nr_cpus;
 	size_t subbuf_size;
 	const char *clock;
+	int stop_fd;
 };
 
 /**

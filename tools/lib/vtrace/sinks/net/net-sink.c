@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <vtrace/net-sink.h>
@@ -76,7 +77,7 @@ struct net_cpu {
 struct net_sink {
 	struct vtrace_net_opts opts;
 	char *fallback_path;
-	int ctl;
+	struct vt_tcmsg_conn ctl;
 	struct net_cpu *cpus;
 	int nr_cpus;
 	struct vtrace_sink_info info;
@@ -297,9 +298,9 @@ static int send_head(struct net_sink *ns, const char *head, size_t len)
 	struct vtrace_tcmsg_err err = { 0 };
 	int ret;
 
-	ret = vt_tcmsg_send_data(ns->ctl, head, len, &err);
+	ret = vt_tcmsg_send_data(&ns->ctl, head, len, &err);
 	if (!ret)
-		ret = vt_tcmsg_fin_data(ns->ctl, &err);
+		ret = vt_tcmsg_fin_data(&ns->ctl, &err);
 	if (ret)
 		return set_err(ns, ret, "%s", err.text);
 	return 0;
@@ -321,6 +322,8 @@ static int net_begin(struct vtrace_sink *sink,
 			"%zu-byte sub-buffers do not fit in a UDP datagram here; use --tcp",
 			info->subbuf_size);
 	ns->info = *info;
+	ns->info.stop_fd = -1; /* for the fallback's ->begin(), later */
+	ns->ctl.cancel_fd = info->stop_fd;
 	ns->nr_cpus = info->nr_cpus;
 	ns->cpus = calloc(ns->nr_cpus, sizeof(*ns->cpus));
 	ports = calloc(ns->nr_cpus, sizeof(*ports));
@@ -335,9 +338,9 @@ static int net_begin(struct vtrace_sink *sink,
 		free(ports);
 		return ret;
 	}
-	ret = vt_tcmsg_agree_v3(ns->ctl, &err);
+	ret = vt_tcmsg_agree_v3(&ns->ctl, &err);
 	if (!ret)
-		ret = vt_tcmsg_init(ns->ctl, ns->nr_cpus, info->subbuf_size,
+		ret = vt_tcmsg_init(&ns->ctl, ns->nr_cpus, info->subbuf_size,
 				    !ns->opts.udp, ports, &err);
 	if (ret)
 		set_err(ns, ret, "%s", err.text);
@@ -347,6 +350,8 @@ static int net_begin(struct vtrace_sink *sink,
 	if (!ret)
 		ret = send_head(ns, head, len);
 	free(head);
+	/* The close must still be sent once a stop is asked for. */
+	ns->ctl.cancel_fd = -1;
 	return ret;
 }
 
@@ -499,13 +504,15 @@ static int net_splice_subbuf(struct vtrace_sink *sink, int cpu, int pipe,
 	return net_add_subbuf(sink, cpu, spill, size);
 }
 
-/* The tails still pending, waiting at most FLUSH_TIMEOUT_MS for each. */
+/* The tails still pending, all within FLUSH_TIMEOUT_MS. */
 static int flush_data(struct net_sink *ns)
 {
 	struct pollfd pfd = { .events = POLLOUT };
+	struct timespec t0, t;
 	struct net_cpu *c;
-	int cpu, ret;
+	int cpu, ret, left;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (cpu = 0; cpu < ns->nr_cpus; cpu++) {
 		c = &ns->cpus[cpu];
 		pfd.fd = c->fd;
@@ -515,8 +522,12 @@ static int flush_data(struct net_sink *ns)
 				return set_err(ns, ret,
 					       "sending cpu%d's last data: %s",
 					       cpu, strerror(-ret));
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			left = FLUSH_TIMEOUT_MS -
+			       ((t.tv_sec - t0.tv_sec) * 1000 +
+				(t.tv_nsec - t0.tv_nsec) / 1000000);
 			if (c->pending_len &&
-			    poll(&pfd, 1, FLUSH_TIMEOUT_MS) <= 0)
+			    (left <= 0 || poll(&pfd, 1, left) <= 0))
 				return set_err(
 					ns, -ETIMEDOUT,
 					"the collector took no more of cpu%d's data",
@@ -537,7 +548,7 @@ static int net_finish(struct vtrace_sink *sink,
 		ret = flush_data(ns);
 		close_data(ns);
 		if (!ret) {
-			ret = vt_tcmsg_close(ns->ctl, CLOSE_TIMEOUT_MS, &err);
+			ret = vt_tcmsg_close(&ns->ctl, CLOSE_TIMEOUT_MS, &err);
 			if (ret)
 				set_err(ns, ret, "%s", err.text);
 		}
@@ -558,9 +569,9 @@ static void net_abort(struct vtrace_sink *sink)
 	struct net_sink *ns = priv_of(sink);
 
 	close_data(ns);
-	if (ns->ctl >= 0)
-		close(ns->ctl);
-	ns->ctl = -1;
+	if (ns->ctl.fd >= 0)
+		close(ns->ctl.fd);
+	ns->ctl.fd = -1;
 	if (ns->fallback)
 		ns->fallback->ops->abort(ns->fallback);
 }
@@ -588,8 +599,8 @@ static void net_destroy(struct vtrace_sink *sink)
 	struct net_sink *ns = priv_of(sink);
 
 	close_data(ns);
-	if (ns->ctl >= 0)
-		close(ns->ctl);
+	if (ns->ctl.fd >= 0)
+		close(ns->ctl.fd);
 	vtrace_sink_free(ns->fallback);
 	free(ns->cpus);
 	free(ns->fallback_path);
@@ -618,12 +629,12 @@ static int connect_listener(struct net_sink *ns)
 	struct vtrace_tcmsg_err err = { 0 };
 	int gai, ret;
 
-	ns->ctl =
+	ns->ctl.fd =
 		dial(ns->opts.addr.host, ns->opts.addr.port, SOCK_STREAM, &gai);
-	if (ns->ctl < 0)
-		return dial_err(ns, ns->ctl, gai, ns->opts.addr.port,
+	if (ns->ctl.fd < 0)
+		return dial_err(ns, ns->ctl.fd, gai, ns->opts.addr.port,
 				"the collector");
-	ret = vt_tcmsg_greeting(ns->ctl, &err);
+	ret = vt_tcmsg_greeting(&ns->ctl, &err);
 	if (ret)
 		return set_err(ns, ret, "%s:%s: %s", ns->opts.addr.host,
 			       ns->opts.addr.port, err.text);
@@ -660,7 +671,7 @@ int vtrace_net_sink_create(const struct vtrace_net_opts *opts,
 	if (!sink || !ns)
 		goto nomem;
 	ns->opts = *opts;
-	ns->ctl = -1;
+	ns->ctl = (struct vt_tcmsg_conn){ .fd = -1, .cancel_fd = -1 };
 	pthread_mutex_init(&ns->lock, NULL);
 	sink->ops = &net_sink_ops;
 	sink->priv = ns;

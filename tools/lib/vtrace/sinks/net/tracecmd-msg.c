@@ -27,7 +27,10 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <vtrace/diag.h>
 
 #include "sinks/net/tracecmd-msg.h"
 
@@ -73,16 +76,82 @@ static int set_err(struct vtrace_tcmsg_err *err, int ret, const char *fmt, ...)
 	return ret;
 }
 
-static int write_all(int fd, const void *buf, size_t len,
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Wait until @c's socket is ready for @events, until @deadline_ms
+ * (now_ms()'s clock), or until the recording is asked to stop.
+ *
+ * Return: 1 when ready, 0 at the deadline, -ECANCELED on a stop request,
+ * or a negative errno from poll().
+ */
+static int wait_ready(const struct vt_tcmsg_conn *c, short events,
+		      long long deadline_ms)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = c->fd, .events = events },
+		{ .fd = c->cancel_fd, .events = POLLIN },
+	};
+	long long left;
+	int ret;
+
+	for (;;) {
+		left = deadline_ms - now_ms();
+		if (left <= 0)
+			return 0;
+		ret = poll(pfd, c->cancel_fd >= 0 ? 2 : 1, left);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0)
+			return -errno;
+		if (ret && (pfd[1].revents & POLLIN))
+			return -ECANCELED;
+		if (ret)
+			return 1;
+	}
+}
+
+/* Why a wait for @what ended without the socket ready; see wait_ready(). */
+static int wait_err(struct vtrace_tcmsg_err *err, int ret, const char *doing,
+		    const char *what)
+{
+	if (ret == -ECANCELED)
+		return set_err(err, ret, "stopped while %s %s", doing, what);
+	if (!ret)
+		return set_err(err, -ETIMEDOUT,
+			       "the listener took nothing while %s %s for %d s",
+			       doing, what, VTRACE_TCMSG_TIMEOUT_MS / 1000);
+	return set_err(err, ret, "%s %s: %s", doing, what, strerror(-ret));
+}
+
+/*
+ * All of @len bytes; each wait for room in the socket at most
+ * VTRACE_TCMSG_TIMEOUT_MS, and a stop request ends it.
+ */
+static int write_all(const struct vt_tcmsg_conn *c, const void *buf, size_t len,
 		     struct vtrace_tcmsg_err *err, const char *what)
 {
 	const char *p = buf;
 	ssize_t n;
+	int ret;
 
 	while (len) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
+		n = send(c->fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno == EAGAIN) {
+			ret = wait_ready(c, POLLOUT,
+					 now_ms() + VTRACE_TCMSG_TIMEOUT_MS);
+			if (ret != 1)
+				return wait_err(err, ret, "sending", what);
+			continue;
+		}
 		if (n < 0)
 			return set_err(err, -errno, "sending %s: %s", what,
 				       strerror(errno));
@@ -92,28 +161,30 @@ static int write_all(int fd, const void *buf, size_t len,
 	return 0;
 }
 
-/* Exactly @len bytes, each wait at most VTRACE_TCMSG_TIMEOUT_MS. */
-static int read_all(int fd, void *buf, size_t len, struct vtrace_tcmsg_err *err,
-		    const char *what)
+/*
+ * Exactly @len bytes, each wait at most VTRACE_TCMSG_TIMEOUT_MS; a stop
+ * request ends it.
+ */
+static int read_all(const struct vt_tcmsg_conn *c, void *buf, size_t len,
+		    struct vtrace_tcmsg_err *err, const char *what)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char *p = buf;
 	ssize_t n;
 	int ret;
 
 	while (len) {
-		ret = poll(&pfd, 1, VTRACE_TCMSG_TIMEOUT_MS);
-		if (ret < 0 && errno == EINTR)
-			continue;
+		ret = wait_ready(c, POLLIN, now_ms() + VTRACE_TCMSG_TIMEOUT_MS);
+		if (ret == -ECANCELED)
+			return wait_err(err, ret, "waiting for", what);
 		if (ret < 0)
-			return set_err(err, -errno, "waiting for %s: %s", what,
-				       strerror(errno));
+			return set_err(err, ret, "waiting for %s: %s", what,
+				       strerror(-ret));
 		if (!ret)
 			return set_err(
 				err, -ETIMEDOUT,
 				"no %s within %d s: not a trace-cmd listener?",
 				what, VTRACE_TCMSG_TIMEOUT_MS / 1000);
-		n = recv(fd, p, len, 0);
+		n = recv(c->fd, p, len, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -130,42 +201,26 @@ static int read_all(int fd, void *buf, size_t len, struct vtrace_tcmsg_err *err,
 	return 0;
 }
 
-/* What a peer said, printable, for the message refusing it. */
-static const char *shown(const char *buf, size_t len, char *out, size_t size)
-{
-	size_t i, o = 0;
-
-	for (i = 0; i < len && o + 5 < size; i++) {
-		unsigned char c = buf[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '\\')
-			out[o++] = c;
-		else
-			o += snprintf(out + o, size - o, "\\x%02x", c);
-	}
-	out[o] = '\0';
-	return out;
-}
-
-static int expect(int fd, const char *want, size_t len, const char *what,
-		  struct vtrace_tcmsg_err *err)
+static int expect(const struct vt_tcmsg_conn *c, const char *want, size_t len,
+		  const char *what, struct vtrace_tcmsg_err *err)
 {
 	char got[16], text[80];
 	int ret;
 
-	ret = read_all(fd, got, len, err, what);
+	ret = read_all(c, got, len, err, what);
 	if (ret)
 		return ret;
 	if (memcmp(got, want, len))
 		return set_err(err, -EPROTO,
 			       "not a trace-cmd listener: it sent '%s' for %s",
-			       shown(got, len, text, sizeof(text)), what);
+			       vtrace_escape(got, len, text, sizeof(text)),
+			       what);
 	return 0;
 }
 
 /**
  * vt_tcmsg_greeting - check that a listener answered
- * @fd: a connected TCP socket to "trace-cmd listen"
+ * @c: a connected TCP socket to "trace-cmd listen"
  * @err: the failure's text
  *
  * Reads the word a trace-cmd listener sends first. The listener then
@@ -176,15 +231,16 @@ static int expect(int fd, const char *want, size_t len, const char *what,
  * something else); -ETIMEDOUT when it sent nothing; -ECONNRESET when it
  * closed the connection; another negative errno from the socket.
  */
-int vt_tcmsg_greeting(int fd, struct vtrace_tcmsg_err *err)
+int vt_tcmsg_greeting(const struct vt_tcmsg_conn *c,
+		      struct vtrace_tcmsg_err *err)
 {
-	return expect(fd, TCMSG_GREETING, TCMSG_GREETING_LEN, "its greeting",
+	return expect(c, TCMSG_GREETING, TCMSG_GREETING_LEN, "its greeting",
 		      err);
 }
 
 /**
  * vt_tcmsg_agree_v3 - agree on protocol version 3 with a listener
- * @fd: a socket after vt_tcmsg_greeting()
+ * @c: a socket after vt_tcmsg_greeting()
  * @err: the failure's text
  *
  * From here on the listener allows 5 s between two messages: the
@@ -195,20 +251,21 @@ int vt_tcmsg_greeting(int fd, struct vtrace_tcmsg_err *err)
  * -ECONNRESET when it closed the connection; another negative errno from
  * the socket.
  */
-int vt_tcmsg_agree_v3(int fd, struct vtrace_tcmsg_err *err)
+int vt_tcmsg_agree_v3(const struct vt_tcmsg_conn *c,
+		      struct vtrace_tcmsg_err *err)
 {
 	int ret;
 
-	ret = write_all(fd, TCMSG_V3_REQUEST, TCMSG_V3_REQUEST_LEN, err,
+	ret = write_all(c, TCMSG_V3_REQUEST, TCMSG_V3_REQUEST_LEN, err,
 			"the protocol version");
 	if (!ret)
-		ret = expect(fd, TCMSG_V3_ANSWER, TCMSG_V3_ANSWER_LEN,
+		ret = expect(c, TCMSG_V3_ANSWER, TCMSG_V3_ANSWER_LEN,
 			     "protocol version 3", err);
 	if (!ret)
-		ret = write_all(fd, TCMSG_V3_MAGIC, TCMSG_V3_MAGIC_LEN, err,
+		ret = write_all(c, TCMSG_V3_MAGIC, TCMSG_V3_MAGIC_LEN, err,
 				"the protocol magic");
 	if (!ret)
-		ret = expect(fd, TCMSG_OK, TCMSG_OK_LEN, "its OK", err);
+		ret = expect(c, TCMSG_OK, TCMSG_OK_LEN, "its OK", err);
 	return ret;
 }
 
@@ -227,9 +284,10 @@ static uint32_t get_be32(const char *p)
 }
 
 /* One message: header, @fixed_len bytes of fixed part, then @payload. */
-static int send_msg(int fd, enum tcmsg_cmd cmd, const char *fixed,
-		    size_t fixed_len, const void *payload, size_t payload_len,
-		    struct vtrace_tcmsg_err *err, const char *what)
+static int send_msg(const struct vt_tcmsg_conn *c, enum tcmsg_cmd cmd,
+		    const char *fixed, size_t fixed_len, const void *payload,
+		    size_t payload_len, struct vtrace_tcmsg_err *err,
+		    const char *what)
 {
 	char hdr[TCMSG_HDR_LEN + TCMSG_TINIT_LEN];
 	size_t hdr_len = TCMSG_HDR_LEN + fixed_len;
@@ -240,15 +298,23 @@ static int send_msg(int fd, enum tcmsg_cmd cmd, const char *fixed,
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
 	size_t left = hdr_len + payload_len;
 	ssize_t n;
+	int ret;
 
 	put_be32(hdr, left);
 	put_be32(hdr + 4, cmd);
 	put_be32(hdr + 8, fixed_len);
 	memcpy(hdr + TCMSG_HDR_LEN, fixed, fixed_len);
 	while (left) {
-		n = sendmsg(fd, &mh, MSG_NOSIGNAL);
+		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno == EAGAIN) {
+			ret = wait_ready(c, POLLOUT,
+					 now_ms() + VTRACE_TCMSG_TIMEOUT_MS);
+			if (ret != 1)
+				return wait_err(err, ret, "sending", what);
+			continue;
+		}
 		if (n < 0)
 			return set_err(err, -errno, "sending %s: %s", what,
 				       strerror(errno));
@@ -295,7 +361,7 @@ static int parse_ports(const char *buf, size_t len, int cpus,
 
 /**
  * vt_tcmsg_init - tell the listener the recording's shape, get ports
- * @fd: a socket after vt_tcmsg_agree_v3()
+ * @c: a socket after vt_tcmsg_agree_v3()
  * @cpus: CPUs whose data will be sent (0..@cpus-1)
  * @page_size: the sub-buffer size; the listener reads data in these units
  * @tcp: data connections over TCP; UDP when false
@@ -306,8 +372,9 @@ static int parse_ports(const char *buf, size_t len, int cpus,
  * port list for @cpus CPUs; -ECONNRESET when it closed the connection;
  * another negative errno from the socket.
  */
-int vt_tcmsg_init(int fd, int cpus, unsigned int page_size, bool tcp,
-		  unsigned int *ports, struct vtrace_tcmsg_err *err)
+int vt_tcmsg_init(const struct vt_tcmsg_conn *c, int cpus,
+		  unsigned int page_size, bool tcp, unsigned int *ports,
+		  struct vtrace_tcmsg_err *err)
 {
 	char fixed[TCMSG_TINIT_LEN], hdr[TCMSG_HDR_LEN];
 	uint32_t size, cmd, cmd_size;
@@ -317,12 +384,12 @@ int vt_tcmsg_init(int fd, int cpus, unsigned int page_size, bool tcp,
 	put_be32(fixed, cpus);
 	put_be32(fixed + 4, page_size);
 	put_be32(fixed + 8, tcp ? 1 : 0);
-	ret = send_msg(fd, TCMSG_TINIT, fixed, sizeof(fixed),
+	ret = send_msg(c, TCMSG_TINIT, fixed, sizeof(fixed),
 		       tcp ? TCMSG_OPTION_TCP : NULL,
 		       tcp ? sizeof(TCMSG_OPTION_TCP) : 0, err,
 		       "the recording's CPUs and page size");
 	if (!ret)
-		ret = read_all(fd, hdr, sizeof(hdr), err, "its port list");
+		ret = read_all(c, hdr, sizeof(hdr), err, "its port list");
 	if (ret)
 		return ret;
 	size = get_be32(hdr);
@@ -342,7 +409,7 @@ int vt_tcmsg_init(int fd, int cpus, unsigned int page_size, bool tcp,
 	body = malloc(size - TCMSG_HDR_LEN);
 	if (!body)
 		return -ENOMEM;
-	ret = read_all(fd, body, size - TCMSG_HDR_LEN, err, "its port list");
+	ret = read_all(c, body, size - TCMSG_HDR_LEN, err, "its port list");
 	if (!ret && (int)get_be32(body) != cpus)
 		ret = set_err(err, -EPROTO,
 			      "the listener offers ports for %u CPUs, not %d",
@@ -357,15 +424,15 @@ int vt_tcmsg_init(int fd, int cpus, unsigned int page_size, bool tcp,
 
 /**
  * vt_tcmsg_send_data - send part of the file's metadata
- * @fd: a socket after vt_tcmsg_init()
+ * @c: a socket after vt_tcmsg_init()
  * @data: bytes to append to the listener's file
  * @len: their number
  * @err: the failure's text
  *
  * Return: 0 or a negative errno from the socket.
  */
-int vt_tcmsg_send_data(int fd, const void *data, size_t len,
-		       struct vtrace_tcmsg_err *err)
+int vt_tcmsg_send_data(const struct vt_tcmsg_conn *c, const void *data,
+		       size_t len, struct vtrace_tcmsg_err *err)
 {
 	const size_t max = TCMSG_MAX_LEN - TCMSG_HDR_LEN;
 	const char *p = data;
@@ -374,7 +441,7 @@ int vt_tcmsg_send_data(int fd, const void *data, size_t len,
 
 	while (len) {
 		n = len < max ? len : max;
-		ret = send_msg(fd, TCMSG_SEND_DATA, NULL, 0, p, n, err,
+		ret = send_msg(c, TCMSG_SEND_DATA, NULL, 0, p, n, err,
 			       "the metadata");
 		if (ret)
 			return ret;
@@ -386,20 +453,21 @@ int vt_tcmsg_send_data(int fd, const void *data, size_t len,
 
 /**
  * vt_tcmsg_fin_data - end the metadata
- * @fd: a socket after vt_tcmsg_send_data()
+ * @c: a socket after vt_tcmsg_send_data()
  * @err: the failure's text
  *
  * Return: 0 or a negative errno from the socket.
  */
-int vt_tcmsg_fin_data(int fd, struct vtrace_tcmsg_err *err)
+int vt_tcmsg_fin_data(const struct vt_tcmsg_conn *c,
+		      struct vtrace_tcmsg_err *err)
 {
-	return send_msg(fd, TCMSG_FIN_DATA, NULL, 0, NULL, 0, err,
+	return send_msg(c, TCMSG_FIN_DATA, NULL, 0, NULL, 0, err,
 			"the end of the metadata");
 }
 
 /**
  * vt_tcmsg_close - end the session, wait until the listener is done
- * @fd: a socket after vt_tcmsg_fin_data(), with every data
+ * @c: a socket after vt_tcmsg_fin_data(), with every data
  *	connection closed
  * @timeout_ms: longest wait for the listener to close its end
  * @err: the failure's text
@@ -410,31 +478,30 @@ int vt_tcmsg_fin_data(int fd, struct vtrace_tcmsg_err *err)
  * Return: 0; -ETIMEDOUT when it did not close in time; another negative
  * errno from the socket.
  */
-int vt_tcmsg_close(int fd, int timeout_ms, struct vtrace_tcmsg_err *err)
+int vt_tcmsg_close(const struct vt_tcmsg_conn *c, int timeout_ms,
+		   struct vtrace_tcmsg_err *err)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	long long deadline = now_ms() + timeout_ms;
 	char buf[TCMSG_MAX_LEN];
 	ssize_t n;
 	int ret;
 
-	ret = send_msg(fd, TCMSG_CLOSE, NULL, 0, NULL, 0, err,
+	ret = send_msg(c, TCMSG_CLOSE, NULL, 0, NULL, 0, err,
 		       "the end of the session");
 	if (ret)
 		return ret;
+	/* One deadline: a listener that keeps talking does not extend it. */
 	for (;;) {
-		ret = poll(&pfd, 1, timeout_ms);
-		if (ret < 0 && errno == EINTR)
-			continue;
+		ret = wait_ready(c, POLLIN, deadline);
 		if (ret < 0)
-			return set_err(err, -errno,
-				       "waiting for the listener: %s",
-				       strerror(errno));
+			return set_err(err, ret, "waiting for the listener: %s",
+				       strerror(-ret));
 		if (!ret)
 			return set_err(
 				err, -ETIMEDOUT,
 				"the listener did not finish the file within %d s",
 				timeout_ms / 1000);
-		n = recv(fd, buf, sizeof(buf), 0);
+		n = recv(c->fd, buf, sizeof(buf), 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		/* Its NOT_SUPP answers, if any, are of no interest. */
