@@ -61,7 +61,7 @@ vt_require_tracefs
 have_trace_cmd=0
 command -v trace-cmd > /dev/null && have_trace_cmd=1
 
-ktap_set_plan $((4 + 7 * 3))
+ktap_set_plan $((5 + 7 * 3))
 
 # The instance the recordings use is made by the test and kept, so that
 # its settings can be compared across a recording.
@@ -293,5 +293,48 @@ for fs in $filesystems; do
 	done
 	[ "$fs" != work ] && umount "$dir"
 done
+
+# The output's name a partial file records is the file's, not the
+# user's: one that is no plain file name (control characters, empty) is
+# refused, shown escaped, and nothing is created.
+before=$(settings_of "$idir")
+mkdir -p "$work/hostile"
+kill_at setup "$work/hostile"
+rm -f "$work/hostile/rec.dat"
+"$VTRACE" reset > /dev/null 2>> "$work/err"
+# set_name NAME - the name field of $partial's in-progress record (after
+# the magic, the CPUs, the page size, two offsets and the clock).
+set_name() {
+	python3 -c 'import sys
+path, name = sys.argv[1], sys.argv[2].encode()
+data = bytearray(open(path, "rb").read())
+at = data.rfind(b"vtrace-partial-2") + 72
+data[at:at + 256] = name.ljust(256, b"\0")
+open(path, "wb").write(data)' "$partial" "$1"
+}
+for name in "$(printf '\n\033[31mRED')" ""; do
+	set_name "$name"
+	ls -a "$work/hostile" > "$work/ls_before"
+	"$VTRACE" recover "$partial" > /dev/null 2> "$work/rec_err"
+	expect [ $? = 1 ]
+	if [ -n "$name" ]; then
+		want="the name it records for its output ('\\x0a\\x1b[31mRED')"
+	else
+		want="the name it records for its output ('')"
+	fi
+	expect contains "$(cat "$work/rec_err")" "$want is not a file name vtrace gives; name the output with -o"
+	# Nothing but printable text reaches the terminal.
+	expect [ "$(tr -d '\n[:print:]' < "$work/rec_err" | wc -c)" = 0 ]
+	ls -a "$work/hostile" > "$work/ls_after"
+	expect cmp -s "$work/ls_before" "$work/ls_after"
+done
+set_name k.dat
+rm -f "$work/hostile/k.dat"
+"$VTRACE" recover "$partial" > /dev/null 2>> "$work/err"
+expect [ $? = 0 ]
+expect [ -s "$work/hostile/k.dat" ]
+rm -rf "$work/hostile"
+expect [ "$(settings_of "$idir")" = "$before" ]
+result recover_refuses_a_recorded_name_that_is_no_file_name
 
 ktap_finished

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <vtrace/diag.h>
 #include <vtrace/file-io.h>
 
 #include "sinks/tracedat/tracedat-local.h"
@@ -446,11 +447,10 @@ static int read_partial(int fd, const char *in, struct tracedat_partial *p,
 	if (!ret && memcmp(p->magic, TRACEDAT_PARTIAL_MAGIC,
 			   TRACEDAT_PARTIAL_MAGIC_LEN))
 		ret = -EINVAL;
-	if (!ret &&
-	    (!p->ncpus || p->ncpus > 65536 || p->page_size < 256 ||
-	     p->page_size & (p->page_size - 1) ||
-	     !memchr(p->clock, 0, sizeof(p->clock)) ||
-	     !memchr(p->name, 0, sizeof(p->name)) || strchr(p->name, '/')))
+	if (!ret && (!p->ncpus || p->ncpus > 65536 || p->page_size < 256 ||
+		     p->page_size & (p->page_size - 1) ||
+		     !memchr(p->clock, 0, sizeof(p->clock)) ||
+		     !memchr(p->name, 0, sizeof(p->name))))
 		ret = -EINVAL;
 	if (!ret && p->dest) {
 		*bytes = calloc(p->ncpus, sizeof(**bytes));
@@ -477,6 +477,23 @@ static int read_partial(int fd, const char *in, struct tracedat_partial *p,
 	*at = off;
 	*size = st.st_size;
 	return ret;
+}
+
+/*
+ * The name a partial file records for its output is read from the file:
+ * it must be one the recording could have given (a plain file name, no
+ * control character), else the caller names the output.
+ */
+static bool usable_name(const char *name)
+{
+	const unsigned char *c;
+
+	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (c = (const unsigned char *)name; *c; c++)
+		if (*c < 0x20 || *c == 0x7f || *c == '/')
+			return false;
+	return true;
 }
 
 /* Next to @in, the name the recording was to give its file. */
@@ -516,6 +533,7 @@ int vtrace_tracedat_recover(const char *in, const char *out,
 			    struct vt_tracedat_recovery *r, char *msg,
 			    size_t msg_size)
 {
+	char name[TRACEDAT_PARTIAL_NAME_LEN * 4 + 1];
 	struct tracedat_partial p;
 	struct vt_tracedat *td;
 	uint64_t *bytes = NULL;
@@ -548,8 +566,16 @@ int vtrace_tracedat_recover(const char *in, const char *out,
 	td->page_size = p.page_size;
 	td->tail_offset = at;
 	td->clock = strdup(p.clock);
-	td->path = out ? strdup(out) : default_output(in, p.name);
-	if (!td->clock || !td->path)
+	if (!out && !usable_name(p.name)) {
+		vtrace_escape(p.name, strlen(p.name), name, sizeof(name));
+		ret = set_error(
+			td, -EINVAL,
+			"%s: the name it records for its output ('%s') is not a file name vtrace gives; name the output with -o",
+			in, name);
+	} else {
+		td->path = out ? strdup(out) : default_output(in, p.name);
+	}
+	if (!ret && (!td->clock || !td->path))
 		ret = -ENOMEM;
 	else if (!out && !access(td->path, F_OK))
 		ret = set_error(td, -EEXIST,
