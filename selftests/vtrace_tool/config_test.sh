@@ -23,7 +23,7 @@ vt_require_root
 vt_require_tracefs
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 
 # A config's text, with the ftrace_config body given.
 ftrace_config()
@@ -67,6 +67,26 @@ printf '\022\002\012\000\030\001\370\007\001' > "$work/c.pb"
 cp "$work/c.pb" "$work/c.pbtx"
 refused x "$work/c.pbtx: error: byte 6: unknown field number 127 in TraceConfig"
 result config_refusals_are_exact_and_change_nothing
+
+# A config's output_path that names an existing file: refused unless -o
+# or --force says to replace it.
+echo keep > "$work/victim"
+{ printf 'output_path: "%s"\nduration_ms: 300\n' "$work/victim"
+  ftrace_config '    ftrace_events: "sched/sched_switch"'; } > "$work/c.pbtx"
+before=$(settings_of $TRACEFS; ls $TRACEFS/instances)
+vt_run record --config "$work/c.pbtx"
+expect [ "$rc" = 2 ]
+expect [ "$err" = "$work/c.pbtx:1:1: error: output_path '$work/victim' exists: a config does not replace a file (give -o '$work/victim' or --force to replace it)" ]
+expect [ "$(cat "$work/victim")" = keep ]
+expect [ "$before" = "$(settings_of $TRACEFS; ls $TRACEFS/instances)" ]
+vt_run record --config "$work/c.pbtx" --force
+expect [ "$rc" = 0 ]
+expect [ "$(head -c 10 "$work/victim" | od -An -c | tr -d ' ')" = '027\bDtracing' ]
+echo keep > "$work/victim"
+vt_run record --config "$work/c.pbtx" -o "$work/victim"
+expect [ "$rc" = 0 ]
+expect [ "$(head -c 10 "$work/victim" | od -An -c | tr -d ' ')" = '027\bDtracing' ]
+result config_output_path_never_replaces_a_file_unasked
 
 # 2: every honoured ftrace_config field, seen in tracefs during the
 # recording, and put back after it.

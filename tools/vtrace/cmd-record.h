@@ -45,6 +45,7 @@ struct record_opts {
 	const char *config;
 	enum vtrace_config_format config_format;
 	bool strict;
+	bool force;
 	struct vtrace_trace_config tc;
 };
 

@@ -6,9 +6,11 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <vtrace/format.h>
 
@@ -26,7 +28,8 @@ static void usage(FILE *out)
 		"                     [-r PRIO]\n"
 		"                     [--name NAME] [--exclusive-prio N] [--keep-buffer]\n"
 		"                     [--background] [-v] [--json]\n"
-		"       vtrace record --config FILE [--config-binary] [--strict] [OPTIONS]\n\n"
+		"       vtrace record --config FILE [--config-binary] [--strict] [--force]\n"
+		"                     [OPTIONS]\n\n"
 		"Record the events of categories CAT and events group/event from every CPU's\n"
 		"ring buffer into FILE (default trace.dat, trace-cmd's format version 6),\n"
 		"until DURATION (10s, 500ms, 2m, or seconds) has passed, SIGINT or SIGTERM\n"
@@ -68,7 +71,8 @@ static void usage(FILE *out)
 		"                        -c/-e add to it; -o, -t, -b, --instance, --name and\n"
 		"                        --exclusive-prio override it\n"
 		"      --config-binary   FILE is in binary form whatever it looks like\n"
-		"      --strict          what vtrace cannot honour in FILE is an error\n");
+		"      --strict          what vtrace cannot honour in FILE is an error\n"
+		"      --force           let FILE's output_path replace a file that exists\n");
 }
 
 static int parse_rt_prio(const char *arg, int *prio)
@@ -94,6 +98,7 @@ enum {
 	OPT_UDP,
 	OPT_FALLBACK_OUTPUT,
 	OPT_KEEP_BUFFER,
+	OPT_FORCE,
 };
 
 /* -N HOST:PORT; the message names the option. */
@@ -174,6 +179,9 @@ static int record_flag(void *ctx, int c, char *arg)
 	case OPT_KEEP_BUFFER:
 		o->keep_buffer = true;
 		return 0;
+	case OPT_FORCE:
+		o->force = true;
+		return 0;
 	case 'v':
 		o->verbose = true;
 		return 0;
@@ -206,8 +214,9 @@ static int check_args(const struct record_opts *o)
 	}
 	if (check_net_args(o))
 		return -EINVAL;
-	if ((o->config_format || o->strict) && !o->config) {
-		vtrace_err("--config-binary and --strict need --config FILE");
+	if ((o->config_format || o->strict || o->force) && !o->config) {
+		vtrace_err(
+			"--config-binary, --strict and --force need --config FILE");
 		return -EINVAL;
 	}
 	if (o->keep_buffer && (given->ftrace_buffer_size_kb || o->clock)) {
@@ -248,6 +257,7 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		{ "rt-prio", required_argument, NULL, 'r' },
 		{ "background", no_argument, NULL, OPT_BACKGROUND },
 		{ "keep-buffer", no_argument, NULL, OPT_KEEP_BUFFER },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "config", required_argument, NULL, OPT_CONFIG },
@@ -264,6 +274,32 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 	return check_args(o);
 }
 
+/*
+ * A config is shared, and its output_path may name any file: one that
+ * exists is replaced only when the user says so, with -o or --force.
+ */
+static int config_output_check(const struct record_opts *o)
+{
+	const struct vtrace_tc_string *path = &o->tc.output_path;
+	char shown[PATH_MAX * 4 + 1];
+	struct stat st;
+
+	if (o->net || o->force || !o->config || o->flags.tc.output_path.str ||
+	    !path->str || lstat(path->str, &st))
+		return 0;
+	vtrace_escape(path->str, strlen(path->str), shown, sizeof(shown));
+	/* A binary config's values are at byte offsets (column - 1). */
+	if (path->line)
+		fprintf(stderr, "%s:%u:%u: ", o->tc.file, path->line,
+			path->column);
+	else
+		fprintf(stderr, "%s: byte %u: ", o->tc.file, path->column - 1);
+	fprintf(stderr,
+		"error: output_path '%s' exists: a config does not replace a file (give -o '%s' or --force to replace it)\n",
+		shown, shown);
+	return -EEXIST;
+}
+
 /**
  * record_make_config - what to record, as one config model
  * @o: the options read; @o->tc is filled in
@@ -271,7 +307,7 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
  * --config's file if given (refused before anything in tracefs changes),
  * with the command line's values over it; prints.
  *
- * Return: 0, -EINVAL or -ENOMEM.
+ * Return: 0, -EINVAL, -EEXIST (output_path exists) or -ENOMEM.
  */
 int record_make_config(struct record_opts *o)
 {
@@ -314,5 +350,5 @@ int record_make_config(struct record_opts *o)
 	if (!o->net)
 		o->output = tc->output_path.str ?: "trace.dat";
 	o->session_features |= vtrace_record_plan_session_features(tc);
-	return 0;
+	return config_output_check(o);
 }
