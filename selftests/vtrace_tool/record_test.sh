@@ -310,6 +310,17 @@ wait $load
 expect [ $rc = 1 ]
 expect grep -q "No space left on device" "$work/err"
 expect [ "$(json_num events "$work/json")" -gt 0 ]
+# The loss is the disk's, told apart from the ring buffer's: no advice
+# about -b unless the kernel's counters lost events too.
+expect [ "$(json_num output_lost "$work/json")" -gt 0 ]
+expect grep -q "^vtrace: warning: LOST $(json_num output_lost "$work/json") EVENTS after the output failed: read from the ring buffer, not written (make room, or record into another file)$" "$work/err"
+if [ "$(json_num kernel_lost "$work/json")" = 0 ]; then
+	expect [ "$(grep -c "in the ring buffer: it overflowed" "$work/err")" = 0 ]
+else
+	expect grep -q "^vtrace: warning: LOST $(json_num kernel_lost "$work/json") EVENTS in the ring buffer" "$work/err"
+fi
+expect [ "$(json_num lost "$work/json")" = \
+	"$(($(json_num output_lost "$work/json") + $(json_num kernel_lost "$work/json")))" ]
 expect [ "$(settings_of "$idir")" = "$before" ]
 if [ $have_trace_cmd = 1 ]; then
 	expect [ "$(events_in "$work/small/full.dat")" = \

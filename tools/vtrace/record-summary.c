@@ -162,6 +162,7 @@ void record_print_summary(const struct record *r)
 	int cpu, nr_cpus = vtrace_recorder_nr_cpus(r->rec);
 	struct vtrace_recorder_progress all;
 	unsigned long long left = 0, backpressure = 0;
+	unsigned long long kernel_lost = 0, output_lost = 0;
 	struct vtrace_recorder_wakeups w;
 	struct vtrace_cpu_account a;
 	struct vtrace_json j;
@@ -172,6 +173,8 @@ void record_print_summary(const struct record *r)
 			continue;
 		left += a.entries_left;
 		backpressure += a.backpressure;
+		kernel_lost += a.kernel_lost;
+		output_lost += a.output_lost;
 	}
 
 	fprintf(stderr,
@@ -201,15 +204,22 @@ void record_print_summary(const struct record *r)
 			o->tc.write_into_file ?
 				(unsigned long long)o->tc.max_file_size_bytes :
 				o->tc.buffer_size_kb * 1024ULL);
-	if (all.lost && o->config && !o->tc.write_into_file &&
+	/* Each cause of loss apart, with its own advice. */
+	if (kernel_lost && o->config && !o->tc.write_into_file &&
 	    o->tc.fill_policy == VTRACE_FILL_RING_BUFFER)
 		fprintf(stderr,
 			"vtrace: ring buffer: %llu older events were overwritten, the newest kept\n",
-			all.lost);
-	else if (all.lost > backpressure)
+			kernel_lost);
+	else if (kernel_lost)
 		vtrace_warn(
-			"LOST %llu EVENTS: the ring buffer overflowed before it was read; record fewer events or use a larger -b",
-			all.lost - backpressure);
+			"LOST %llu EVENTS in the ring buffer: it overflowed before it was read; record fewer events or use a larger -b",
+			kernel_lost);
+	if (output_lost)
+		vtrace_warn(
+			"LOST %llu EVENTS after the output failed: read from the ring buffer, not written (%s)",
+			output_lost,
+			o->net ? "the collector is gone" :
+				 "make room, or record into another file");
 	if (left)
 		vtrace_warn("%llu events were left in the ring buffer", left);
 	if (r->aborted)
@@ -230,6 +240,8 @@ void record_print_summary(const struct record *r)
 	vtrace_json_string(&j, "output", o->output);
 	vtrace_json_uint(&j, "events", all.events);
 	vtrace_json_uint(&j, "lost", all.lost);
+	vtrace_json_uint(&j, "kernel_lost", kernel_lost);
+	vtrace_json_uint(&j, "output_lost", output_lost);
 	vtrace_json_uint(&j, "bytes", all.bytes);
 	if (o->net) {
 		vtrace_json_uint(&j, "backpressure", backpressure);
@@ -243,6 +255,8 @@ void record_print_summary(const struct record *r)
 		vtrace_json_int(&j, "cpu", cpu);
 		vtrace_json_uint(&j, "events", a.events);
 		vtrace_json_uint(&j, "lost", a.lost);
+		vtrace_json_uint(&j, "kernel_lost", a.kernel_lost);
+		vtrace_json_uint(&j, "output_lost", a.output_lost);
 		vtrace_json_uint(&j, "bytes", a.bytes);
 		if (o->net)
 			vtrace_json_uint(&j, "backpressure", a.backpressure);

@@ -210,10 +210,8 @@ static void note_sink_error(struct vtrace_recorder *rec, int err)
 	pthread_mutex_unlock(&rec->lock);
 	if (!first)
 		return;
-	vt_rec_error(
-		rec,
-		"writing %s: %s; recording stops, what was captured is kept",
-		rec->sink->path, rec->sink->ops->strerror(rec->sink));
+	vt_rec_error(rec, "writing %s: %s; the recording stops",
+		     rec->sink->path, rec->sink->ops->strerror(rec->sink));
 	vt_rec_fail(rec, err);
 }
 
@@ -433,9 +431,10 @@ static void account_cpu(struct vtrace_recorder *rec, int cpu)
 	 * after a sink failure are lost too.
 	 */
 	by_buffer = vtrace_ring_counters_lost(end);
-	a->lost = by_buffer > all->missed_events ? by_buffer :
-						   all->missed_events;
-	a->lost += t->discarded_events + t->dropped_events;
+	a->kernel_lost = by_buffer > all->missed_events ? by_buffer :
+							  all->missed_events;
+	a->output_lost = t->discarded_events;
+	a->lost = a->kernel_lost + a->output_lost + t->dropped_events;
 	a->backpressure = t->dropped_events;
 	a->overrun = end->overrun;
 	a->commit_overrun = end->commit_overrun;

@@ -67,8 +67,11 @@ struct vtrace_sink_info {
  *	members are 0 when not
  * @events: events handed to the sink
  * @bytes: bytes of sub-buffers handed to the sink
- * @lost: events lost: overwritten or dropped by the ring buffer before
- *	they were read, or read but not handed to the sink (after it failed)
+ * @lost: events lost: @kernel_lost, @output_lost and @backpressure
+ * @kernel_lost: overwritten or dropped by the ring buffer before they
+ *	were read (its counters, or the sub-buffers' missed-events marks)
+ * @output_lost: read but not handed to the sink because it had failed
+ *	(a full disk, a collector gone)
  * @overrun: the ring buffer's overrun counter (per_cpu/cpuN/stats)
  * @commit_overrun: its commit overrun counter
  * @dropped_events: its dropped events counter (when overwrite is off)
@@ -82,6 +85,8 @@ struct vtrace_cpu_account {
 	unsigned long long events;
 	unsigned long long bytes;
 	unsigned long long lost;
+	unsigned long long kernel_lost;
+	unsigned long long output_lost;
 	unsigned long long overrun;
 	unsigned long long commit_overrun;
 	unsigned long long dropped_events;
