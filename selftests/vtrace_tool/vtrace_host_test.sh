@@ -36,7 +36,7 @@ if [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "helper not built: $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 35
+ktap_set_plan 37
 
 printf 'sched_cat\n sched/sched_switch\n sched/sched_wakeup\n' >"$SCHED"
 printf 'gfx\n mali/gpu_power_state\n mali/../tracing_on\n' >"$VT_TMP/bad.txt"
@@ -284,6 +284,31 @@ if [ "$(stat -c %a "$TRACEFS")" = 700 ] && id nobody >/dev/null 2>&1 &&
 	vt_result tracefs_without_access_is_an_error_not_missing_events $?
 else
 	ktap_test_skip "tracefs_without_access_is_an_error_not_missing_events (no nobody user or tracefs not 0700)"
+fi
+
+# As a user, record says what enable and status say: run as root.
+if [ "$(stat -c %a "$TRACEFS")" = 700 ] && id nobody >/dev/null 2>&1 &&
+	command -v su >/dev/null; then
+	su -s /bin/sh nobody -c "'$VT_TMP/pub/vtrace' record -e sched/sched_switch -t 1 -o '$VT_TMP/pub/u.dat'" \
+		>"$VT_TMP/out" 2>"$VT_TMP/err"
+	rc=$?
+	[ "$rc" = 1 ] &&
+		[ "$(cat "$VT_TMP/err")" = "vtrace: error: cannot access tracefs at $TRACEFS: Permission denied (run as root)" ]
+	vt_result record_as_a_user_says_run_as_root $?
+else
+	ktap_test_skip "record_as_a_user_says_run_as_root (no nobody user or tracefs not 0700)"
+fi
+
+# A vendor category while vtrace.ko is not loaded: the events are named,
+# and so is the module.
+if [ ! -d "$TRACEFS/events/thermal_exynos" ]; then
+	vt_run record -f "$examples"/exynos-mali.txt -c thermal_tj -t 1 \
+		-o "$VT_TMP/none.dat"
+	[ "$rc" = 1 ] && [ ! -e "$VT_TMP/none.dat" ] &&
+		[ "$err" = "vtrace: error: none of the events asked for exists in this kernel (thermal_exynos/thermal_cpu_pressure, thermal_exynos/thermal_exynos_arm_update); the mali and thermal_exynos events come from vtrace.ko, which is not loaded: insmod vtrace.ko" ]
+	vt_result vendor_events_without_the_module_name_it $?
+else
+	ktap_test_skip "vendor_events_without_the_module_name_it (vtrace.ko is loaded)"
 fi
 
 vt_run disable --all --instance "$A"

@@ -481,8 +481,14 @@ int cli_find_tracefs(const char **dir)
 	 * tracefs is root-only (0700) unless the system opened it up.
 	 */
 	if (access(*dir, R_OK | X_OK)) {
-		vtrace_err("cannot access tracefs at %s: %s (run as root)",
-			   *dir, strerror(errno));
+		if (errno == ENOENT)
+			vtrace_err(
+				"tracefs is not at %s; mount it with: mount -t tracefs nodev %s",
+				*dir, VTRACE_TRACEFS_MOUNTPOINT);
+		else
+			vtrace_err("cannot access tracefs at %s: %s%s", *dir,
+				   strerror(errno),
+				   geteuid() ? " (run as root)" : "");
 		return VTRACE_EXIT_FAIL;
 	}
 	return VTRACE_EXIT_OK;
@@ -600,7 +606,10 @@ static void state_dir_message(void (*print)(const char *fmt, ...),
 		      vtrace_state_dir(), vtrace_state_dir_fault_str(fault));
 		return;
 	}
-	print("cannot %s in %s: %s", what, vtrace_state_dir(), strerror(-err));
+	print("cannot %s in %s: %s%s", what, vtrace_state_dir(), strerror(-err),
+	      (err == -EACCES || err == -EPERM) && geteuid() ?
+		      " (run as root)" :
+		      "");
 }
 
 /**

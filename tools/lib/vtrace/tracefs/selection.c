@@ -345,6 +345,46 @@ int vtrace_selection_add(struct vtrace_selection *sel,
 	return vtrace_selection_add_category(sel, map, target);
 }
 
+/* The TRACE_SYSTEMs of vtrace.ko (module/include/trace/events/). */
+static const char *const module_systems[] = { "mali", "thermal_exynos" };
+
+static bool from_module(const char *name)
+{
+	size_t i, len;
+
+	for (i = 0; i < sizeof(module_systems) / sizeof(*module_systems); i++) {
+		len = strlen(module_systems[i]);
+		if (!strncmp(name, module_systems[i], len) && name[len] == '/')
+			return true;
+	}
+	return false;
+}
+
+/* None of @sel's events is here: name a few, and what to load for them. */
+static int none_present(struct vtrace_selection *sel)
+{
+	char names[256] = "";
+	bool module = false;
+	size_t i, o = 0;
+
+	for (i = 0; i < sel->nr; i++) {
+		module |= from_module(sel->changes[i].name);
+		if (i < 3 && o < sizeof(names))
+			o += snprintf(names + o, sizeof(names) - o, "%s%s",
+				      i ? ", " : "", sel->changes[i].name);
+	}
+	if (sel->nr > 3 && o < sizeof(names))
+		snprintf(names + o, sizeof(names) - o, " and %zu more",
+			 sel->nr - 3);
+	return sel_error(
+		sel, -ENOENT,
+		"none of the events asked for exists in this kernel (%s)%s",
+		names,
+		module ?
+			"; the mali and thermal_exynos events come from vtrace.ko, which is not loaded: insmod vtrace.ko" :
+			"");
+}
+
 /**
  * vtrace_selection_check - find out which selected events exist
  * @sel: the selection
@@ -388,9 +428,7 @@ int vtrace_selection_check(struct vtrace_selection *sel,
 				vtrace_instance_name(vi) ?: "");
 	}
 	if (!present)
-		return sel_error(
-			sel, -ENOENT,
-			"none of the events asked for exists in this kernel");
+		return none_present(sel);
 	return 0;
 }
 

@@ -182,8 +182,8 @@ static int read_all(const struct vt_tcmsg_conn *c, void *buf, size_t len,
 		if (!ret)
 			return set_err(
 				err, -ETIMEDOUT,
-				"no %s within %d s: not a trace-cmd listener?",
-				what, VTRACE_TCMSG_TIMEOUT_MS / 1000);
+				"waited %d s for %s in vain: not a trace-cmd listener?",
+				VTRACE_TCMSG_TIMEOUT_MS / 1000, what);
 		n = recv(c->fd, p, len, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
