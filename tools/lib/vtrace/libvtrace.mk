@@ -64,6 +64,7 @@ LIBVTRACE_SRCS += config/pbtxt.c
 LIBVTRACE_SRCS += config/proto-decode.c
 LIBVTRACE_SRCS += config/proto-msg.c
 LIBVTRACE_SRCS += config/trace-config.c
+LIBVTRACE_SRCS += config/trace-config-write.c
 LIBVTRACE_SRCS += config/trace-config-schema.c
 LIBVTRACE_SRCS += categories/atrace-categories.c
 LIBVTRACE_SRCS += categories/atrace-tags.c
