@@ -305,7 +305,7 @@ if [ ! -d "$TRACEFS/events/thermal_exynos" ]; then
 	vt_run record -f "$examples"/exynos-mali.txt -c thermal_tj -t 1 \
 		-o "$VT_TMP/none.dat"
 	[ "$rc" = 1 ] && [ ! -e "$VT_TMP/none.dat" ] &&
-		[ "$err" = "vtrace: error: none of the events asked for exists in this kernel (thermal_exynos/thermal_cpu_pressure, thermal_exynos/thermal_exynos_arm_update); the mali and thermal_exynos events come from vtrace.ko, which is not loaded: insmod vtrace.ko" ]
+		[ "$err" = "vtrace: error: none of the events asked for exists in this kernel (thermal_exynos/thermal_cpu_pressure, thermal_exynos/thermal_exynos_arm_update); mali/ and thermal_exynos/ are vtrace.ko's: it is not loaded" ]
 	vt_result vendor_events_without_the_module_name_it $?
 else
 	ktap_test_skip "vendor_events_without_the_module_name_it (vtrace.ko is loaded)"

@@ -363,6 +363,8 @@ static bool from_module(const char *name)
 /* None of @sel's events is here: name a few, and what to load for them. */
 static int none_present(struct vtrace_selection *sel)
 {
+	static const char not_loaded[] =
+		"; mali/ and thermal_exynos/ are vtrace.ko's: it is not loaded";
 	char names[256] = "";
 	bool module = false;
 	size_t i, o = 0;
@@ -379,10 +381,7 @@ static int none_present(struct vtrace_selection *sel)
 	return sel_error(
 		sel, -ENOENT,
 		"none of the events asked for exists in this kernel (%s)%s",
-		names,
-		module ?
-			"; the mali and thermal_exynos events come from vtrace.ko, which is not loaded: insmod vtrace.ko" :
-			"");
+		names, module ? not_loaded : "");
 }
 
 /**
