@@ -36,6 +36,8 @@ cleanup() {
 		rmdir "$d"
 	done
 	[ -n "$bystander" ] && kill "$bystander" 2> /dev/null
+	[ -n "$holder" ] && pkill -P "$holder" sleep
+	[ -n "$pub" ] && rm -rf "$pub"
 	vt_cleanup_tmp
 }
 trap cleanup EXIT
@@ -46,7 +48,7 @@ vt_require_tracefs
 have_trace_cmd=0
 command -v trace-cmd > /dev/null && have_trace_cmd=1
 
-ktap_set_plan 16
+ktap_set_plan 19
 
 # An instance whose recordings see nothing but markers.
 for i in $i1 $i2 $i3; do
@@ -432,6 +434,105 @@ done
 expect [ ! -e "$work/untrusted.dat" ]
 expect [ "$(settings_of "$TRACEFS/instances/$i1")" = "$before" ]
 result untrusted_state_dir_refused
+
+# The shared lock files are root's alone (flock works on a descriptor
+# opened read-only, so a file others can open is a lock others can hold);
+# one an older vtrace left 0644 is made 0600. In a state directory others
+# can reach, unlike the test's own.
+pub=$(mktemp -d /tmp/vtrace-locks.XXXXXX)
+chmod 755 "$pub"
+: > "$pub/atrace-tags.lock"
+chmod 644 "$pub/atrace-tags.lock"
+VTRACE_STATE_DIR=$pub "$VTRACE" record --instance $i1 -c view -e $event \
+	-t 300ms -o "$work/locks.dat" > /dev/null 2> "$work/err"
+expect [ $? = 0 ]
+for f in sessions.lock atrace-tags.lock journal.lock; do
+	expect [ "$(stat -c %a "$pub/$f")" = 600 ]
+	expect [ "$(stat -c %u "$pub/$f")" = 0 ]
+done
+if setpriv --reuid=65534 --regid=65534 --clear-groups true 2> /dev/null; then
+	for f in sessions.lock atrace-tags.lock journal.lock; do
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			cat "$pub/$f" > /dev/null 2>&1
+		expect [ $? != 0 ]
+	done
+fi
+rm -rf "$pub"
+pub=
+result lock_files_only_root_can_open
+
+# release_holder: end $holder, a flock(1) -o holding a lock, and its sleep.
+release_holder() {
+	pkill -P $holder sleep
+	wait $holder 2> /dev/null
+}
+
+# elapsed_since T0: whole seconds since T0 (date +%s).
+elapsed_since() {
+	echo $(($(date +%s) - $1))
+}
+
+# A lock held by a process that does not let go: a recording gives up
+# after 5 s naming the holder, changes nothing, and a signal ends its wait
+# at once. The guests' busybox has no flock(1).
+state=$VTRACE_STATE_DIR
+if ! command -v flock > /dev/null; then
+	ktap_test_skip "held_registry_lock_named_and_bounded (no flock(1))"
+	ktap_test_skip "held_tags_lock_wait_ends_on_sigint (no flock(1))"
+else
+	before=$(settings_of "$TRACEFS/instances/$i1")
+	flock -o "$state/sessions.lock" sleep 30 &
+	holder=$!
+	until grep -q " $holder " /proc/locks; do sleep 0.05; done
+	t0=$(date +%s)
+	"$VTRACE" record --instance $i1 -e $event -t 300ms \
+		-o "$work/held.dat" 2> "$work/err"
+	expect [ $? = 1 ]
+	took=$(elapsed_since "$t0")
+	expect [ "$took" -ge 4 ]
+	expect [ "$took" -le 8 ]
+	expect [ "$(cat "$work/err")" = "vtrace: error: cannot register the session: $state/sessions.lock is held by pid $holder (flock); gave up after 5 s" ]
+	expect [ ! -e "$work/held.dat" ]
+	t0=$(date +%s)
+	"$VTRACE" record --instance $i1 -e $event -t 300ms \
+		-o "$work/held.dat" 2> "$work/err" &
+	pid=$!
+	sleep 1
+	kill -TERM $pid
+	wait $pid
+	expect [ $? = 1 ]
+	expect [ "$(elapsed_since "$t0")" -le 3 ]
+	expect [ "$(cat "$work/err")" = "vtrace: error: cannot register the session: interrupted while waiting for a lock in $state" ]
+	expect [ ! -e "$work/held.dat" ]
+	expect [ "$(settings_of "$TRACEFS/instances/$i1")" = "$before" ]
+	release_holder
+	result held_registry_lock_named_and_bounded
+
+	# The tags are taken once tracing is on: SIGINT there ends the
+	# wait and the recording, whose file is complete.
+	: > "$state/atrace-tags.lock"
+	chmod 600 "$state/atrace-tags.lock"
+	flock -o "$state/atrace-tags.lock" sleep 30 &
+	holder=$!
+	until grep -q " $holder " /proc/locks; do sleep 0.05; done
+	t0=$(date +%s)
+	"$VTRACE" record --instance $i1 -c view -e $event -t 20s \
+		-o "$work/tags.dat" > /dev/null 2> "$work/err" &
+	pid=$!
+	wait_recording $i1
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	expect [ $? = 0 ]
+	expect [ "$(elapsed_since "$t0")" -le 4 ]
+	expect grep -qx "vtrace: warning: cannot enable the userspace atrace tags: interrupted while waiting for a lock in $state" "$work/err"
+	expect [ "$(grep -c 'atrace tags' "$work/err")" = 1 ]
+	expect [ -s "$work/tags.dat" ]
+	expect [ "$(settings_of "$TRACEFS/instances/$i1")" = "$before" ]
+	release_holder
+	holder=
+	result held_tags_lock_wait_ends_on_sigint
+fi
 
 # With vtrace.ko (the guests): its burst generator's events, recorded by
 # two sessions at once, each in its own instance, all of them in each.

@@ -15,7 +15,9 @@
 
 #include <vtrace/dmtrace.h>
 #include <vtrace/event-name.h>
+#include <vtrace/diag.h>
 #include <vtrace/file-io.h>
+#include <vtrace/state-lock.h>
 #include <vtrace/tracing-dir.h>
 
 #include "builtin.h"
@@ -595,8 +597,11 @@ int cli_finish_json(struct vtrace_json *j)
 static void state_dir_message(void (*print)(const char *fmt, ...),
 			      const char *what, int err)
 {
+	char comm[32], shown[4 * sizeof(comm)];
 	enum vtrace_state_dir_fault fault;
+	const char *lock;
 	int fd, ret;
+	pid_t pid;
 
 	ret = vtrace_state_dir_open(false, &fd, &fault);
 	if (!ret)
@@ -604,6 +609,20 @@ static void state_dir_message(void (*print)(const char *fmt, ...),
 	if ((err == -EPERM || err == -ENOTDIR) && ret == err) {
 		print("cannot %s: state directory %s is not trusted: %s", what,
 		      vtrace_state_dir(), vtrace_state_dir_fault_str(fault));
+		return;
+	}
+	if (err == -EAGAIN &&
+	    !vtrace_state_lock_holder(&lock, &pid, comm, sizeof(comm))) {
+		vtrace_escape(comm, strlen(comm), shown, sizeof(shown));
+		print("cannot %s: %s/%s is held by pid %d%s%s%s; gave up after %d s",
+		      what, vtrace_state_dir(), lock, (int)pid,
+		      *shown ? " (" : "", shown, *shown ? ")" : "",
+		      VTRACE_STATE_LOCK_WAIT_MS / 1000);
+		return;
+	}
+	if (err == -EINTR) {
+		print("cannot %s: interrupted while waiting for a lock in %s",
+		      what, vtrace_state_dir());
 		return;
 	}
 	print("cannot %s in %s: %s%s", what, vtrace_state_dir(), strerror(-err),

@@ -233,15 +233,17 @@ static void hold_atrace_tags(void *ctx, struct vtrace_recorder *rec)
 	copy_top_level_markers(r, true);
 	ret = vtrace_atrace_tags_hold(instance_name(r), r->plan.tags);
 	if (ret)
-		vtrace_warn("cannot enable the userspace atrace tags: %s",
-			    strerror(-ret));
+		cli_state_dir_warn("enable the userspace atrace tags", ret);
+	r->holding_tags = !ret;
 }
 
 static void release_atrace_tags(void *ctx, struct vtrace_recorder *rec)
 {
 	struct record *r = ctx;
 
-	vtrace_atrace_tags_release(instance_name(r));
+	/* Only what was held: a lock that was not let go is not waited again. */
+	if (r->holding_tags && !vtrace_atrace_tags_release(instance_name(r)))
+		r->holding_tags = false;
 	copy_top_level_markers(r, false);
 }
 
@@ -422,7 +424,7 @@ static int finish(struct record *r)
 
 	signalled_recorder = NULL;
 	vtrace_recorder_destroy(r->rec);
-	if (r->vi)
+	if (r->holding_tags)
 		vtrace_atrace_tags_release(instance_name(r));
 	if (r->vi && vtrace_instance_is_new(r->vi)) {
 		ret = vtrace_instance_remove(r->vi);

@@ -62,6 +62,7 @@ struct record_opts {
  * @events: those of them on this kernel, to record
  * @nr_events: entries in @events
  * @copying_markers: the top level's trace_marker is copied into @vi
+ * @holding_tags: this recording holds its userspace atrace tags
  * @plan: what the config asks of the recorder (record-plan.h)
  * @rec: the recording
  * @progress_shown: the progress line is on the terminal
@@ -79,6 +80,7 @@ struct record {
 	const char **events;
 	size_t nr_events;
 	bool copying_markers;
+	bool holding_tags;
 	struct vtrace_record_plan plan;
 	struct vtrace_recorder *rec;
 	bool progress_shown;

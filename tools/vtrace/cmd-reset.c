@@ -98,11 +98,8 @@ int cmd_reset(int argc, char **argv)
 	printf("restored the tracefs settings of %d recording%s no longer running\n",
 	       ret, ret == 1 ? "" : "s");
 	ret = vtrace_atrace_tags_reset(&dropped);
-	if (ret) {
-		vtrace_err("cannot reset the atrace tags in %s: %s",
-			   vtrace_state_dir(), strerror(-ret));
-		return VTRACE_EXIT_FAIL;
-	}
+	if (ret)
+		return cli_state_dir_error("reset the atrace tags", ret);
 	printf("dropped the atrace tags of %u recording%s no longer running\n",
 	       dropped, dropped == 1 ? "" : "s");
 	return VTRACE_EXIT_OK;

@@ -18,6 +18,7 @@ LIBVTRACE_SRCS += base/json.c
 LIBVTRACE_SRCS += base/output-file.c
 LIBVTRACE_SRCS += base/proc-ident.c
 LIBVTRACE_SRCS += base/state-dir.c
+LIBVTRACE_SRCS += base/state-lock.c
 LIBVTRACE_SRCS += base/strtab.c
 LIBVTRACE_SRCS += base/test-phase.c
 LIBVTRACE_SRCS += tracefs/events.c

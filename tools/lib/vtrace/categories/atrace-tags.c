@@ -4,7 +4,8 @@
  *
  * The file is made complete under a temporary name and linked into place,
  * so a process waiting for it never maps a half-made one; once there it is
- * only ever changed in place (readers keep it mapped), under flock().
+ * only ever changed in place (readers keep it mapped), under the state
+ * directory's lock for it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 #include <vtrace/atrace-tags.h>
 #include <vtrace/proc-ident.h>
 #include <vtrace/state-dir.h>
+#include <vtrace/state-lock.h>
 
 /* ALWAYS is on whenever anything is recorded, as on Android. */
 #define TAG_ALWAYS 1ULL
@@ -56,17 +58,26 @@ static int create_file(int dirfd)
 	return ret;
 }
 
-/* Open, lock and map the tag file, making it when missing. */
-static int open_locked(bool create, int *fdp,
+/*
+ * Lock, open and map the tag file, making it when missing. The tag file
+ * is readable by every process, so it is not its own lock.
+ */
+static int open_locked(bool create, int *lockp, int *fdp,
 		       struct vtrace_atrace_tagfile **tfp)
 {
 	struct vtrace_atrace_tagfile *tf;
-	int dirfd, fd, ret;
+	int dirfd, fd, lock, ret;
 	struct stat st;
 
 	ret = vtrace_state_dir_open(create, &dirfd, NULL);
 	if (ret)
 		return ret;
+	ret = vtrace_state_lock(dirfd, VTRACE_STATE_LOCK_ATRACE_TAGS, LOCK_EX,
+				true, &lock);
+	if (ret) {
+		close(dirfd);
+		return ret;
+	}
 	fd = openat(dirfd, VTRACE_ATRACE_TAGFILE_NAME,
 		    O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT && create) {
@@ -79,8 +90,8 @@ static int open_locked(bool create, int *fdp,
 		ret = -errno;
 	close(dirfd);
 	if (ret)
-		return ret;
-	if (flock(fd, LOCK_EX) || fstat(fd, &st)) {
+		goto fail_unlock;
+	if (fstat(fd, &st)) {
 		ret = -errno;
 		goto fail;
 	}
@@ -100,11 +111,14 @@ static int open_locked(bool create, int *fdp,
 		ret = -EINVAL;
 		goto fail;
 	}
+	*lockp = lock;
 	*fdp = fd;
 	*tfp = tf;
 	return 0;
 fail:
 	close(fd);
+fail_unlock:
+	vtrace_state_unlock(lock);
 	return ret;
 }
 
@@ -145,11 +159,12 @@ static void publish(struct vtrace_atrace_tagfile *tf)
 	syscall(SYS_futex, &tf->seq, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-static void close_locked(int fd, struct vtrace_atrace_tagfile *tf)
+static void close_locked(int lock, int fd, struct vtrace_atrace_tagfile *tf)
 {
 	msync(tf, VTRACE_ATRACE_TAGFILE_SIZE, MS_ASYNC);
 	munmap(tf, VTRACE_ATRACE_TAGFILE_SIZE);
-	close(fd); /* drops the lock */
+	close(fd);
+	vtrace_state_unlock(lock);
 }
 
 static struct vtrace_atrace_holder *find(struct vtrace_atrace_tagfile *tf,
@@ -223,13 +238,13 @@ static int set_holder(const char *instance, pid_t pid, uint64_t start_time,
 	bool add = op != HOLDER_CLEAR && tags;
 	struct vtrace_atrace_holder *h;
 	struct vtrace_atrace_tagfile *tf;
-	int fd, ret;
+	int lock, fd, ret;
 
 	if (!instance)
 		instance = "";
 	if (strlen(instance) >= VTRACE_ATRACE_INSTANCE_LEN)
 		return -ENAMETOOLONG;
-	ret = open_locked(add, &fd, &tf);
+	ret = open_locked(add, &lock, &fd, &tf);
 	if (ret)
 		return ret == -ENOENT && !add ? 0 : ret;
 	h = find(tf, pid, start_time, instance);
@@ -253,7 +268,7 @@ static int set_holder(const char *instance, pid_t pid, uint64_t start_time,
 	}
 	publish(tf);
 out:
-	close_locked(fd, tf);
+	close_locked(lock, fd, tf);
 	return ret;
 }
 
@@ -369,15 +384,15 @@ int vtrace_atrace_tags_disable(const char *instance, uint64_t tags)
 int vtrace_atrace_tags_reset(unsigned int *dropped)
 {
 	struct vtrace_atrace_tagfile *tf;
-	int fd, ret;
+	int lock, fd, ret;
 
 	*dropped = 0;
-	ret = open_locked(false, &fd, &tf);
+	ret = open_locked(false, &lock, &fd, &tf);
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
 	*dropped = reap(tf);
 	publish(tf);
-	close_locked(fd, tf);
+	close_locked(lock, fd, tf);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <vtrace/session.h>
+#include <vtrace/state-lock.h>
 
 #include "record/session-local.h"
 
@@ -167,7 +168,8 @@ int vtrace_session_start(const struct vtrace_session_params *params,
 		return ret;
 	snprintf(refused->name, sizeof(refused->name), "%s", s->info.name);
 
-	ret = vt_session_registry_lock(s->dirfd, LOCK_EX, true, &regfd);
+	ret = vtrace_state_lock(s->dirfd, VTRACE_STATE_LOCK_SESSIONS, LOCK_EX,
+				true, &regfd);
 	if (ret)
 		goto err;
 	ret = vt_session_load_live(s->dirfd, true, &live, &nr);
@@ -192,7 +194,7 @@ int vtrace_session_start(const struct vtrace_session_params *params,
 	if (ret && s->lockfd >= 0)
 		vt_session_remove(s->dirfd, s->info.name);
 unlock:
-	vt_session_registry_unlock(regfd);
+	vtrace_state_unlock(regfd);
 	if (!ret && pidfds)
 		ret = wait_victims(live, pidfds, nr,
 				   params->abort_wait_ms ?:
@@ -235,7 +237,8 @@ int vtrace_session_claim(struct vtrace_session *s, unsigned int features,
 
 	memset(refused, 0, sizeof(*refused));
 	snprintf(refused->name, sizeof(refused->name), "%s", s->info.name);
-	ret = vt_session_registry_lock(s->dirfd, LOCK_EX, true, &regfd);
+	ret = vtrace_state_lock(s->dirfd, VTRACE_STATE_LOCK_SESSIONS, LOCK_EX,
+				true, &regfd);
 	if (ret)
 		return ret;
 	ret = vt_session_load_live(s->dirfd, true, &live, &nr);
@@ -255,7 +258,7 @@ int vtrace_session_claim(struct vtrace_session *s, unsigned int features,
 		ret = vt_session_entry_write(s->dirfd, &s->info);
 	}
 out:
-	vt_session_registry_unlock(regfd);
+	vtrace_state_unlock(regfd);
 	return ret;
 }
 

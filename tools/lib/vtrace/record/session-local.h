@@ -34,8 +34,6 @@ struct vtrace_session {
 int vt_session_new(const struct vtrace_session_params *params,
 		   struct vtrace_session **session);
 void vt_session_free(struct vtrace_session *s);
-int vt_session_registry_lock(int dirfd, int op, bool create, int *fd);
-void vt_session_registry_unlock(int fd);
 int vt_session_load_live(int dirfd, bool cleanup,
 			 struct vtrace_session_info **list, size_t *nr);
 int vt_session_take_own_lock(int dirfd, const char *name, int *fd);

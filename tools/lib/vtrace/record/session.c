@@ -33,10 +33,10 @@
 
 #include <vtrace/session.h>
 #include <vtrace/state-dir.h>
+#include <vtrace/state-lock.h>
 
 #include "record/session-local.h"
 
-#define REGISTRY_LOCK "sessions.lock"
 #define ENTRY_PREFIX "session-"
 #define ENTRY_SUFFIX ".session"
 
@@ -66,42 +66,6 @@ bool vtrace_session_name_valid(const char *name)
 static void file_name(char *buf, size_t size, const char *name, const char *ext)
 {
 	snprintf(buf, size, ENTRY_PREFIX "%s.%s", name, ext);
-}
-
-/**
- * vt_session_registry_lock - take the registry lock
- * @dirfd: the state directory
- * @op: LOCK_SH to read the registry, LOCK_EX to change it
- * @create: create the lock file when there is none
- * @fd: set to the lock, for vt_session_registry_unlock()
- *
- * Return: 0, or the -errno of opening or locking (-ENOENT for no lock
- * file without @create).
- */
-int vt_session_registry_lock(int dirfd, int op, bool create, int *fd)
-{
-	int flags = create ? O_RDWR | O_CREAT : O_RDONLY;
-
-	*fd = openat(dirfd, REGISTRY_LOCK, flags | O_NOFOLLOW | O_CLOEXEC,
-		     0644);
-	if (*fd < 0)
-		return -errno;
-	while (flock(*fd, op)) {
-		if (errno == EINTR)
-			continue;
-		close(*fd);
-		return -errno;
-	}
-	return 0;
-}
-
-/**
- * vt_session_registry_unlock - drop the registry lock
- * @fd: from vt_session_registry_lock()
- */
-void vt_session_registry_unlock(int fd)
-{
-	close(fd); /* drops the flock */
 }
 
 /* Output paths may hold any byte but NUL: one line each, escaped. */
@@ -408,7 +372,7 @@ int vt_session_take_own_lock(int dirfd, const char *name, int *fd)
 	file_name(path, sizeof(path), name, "lock");
 	unlinkat(dirfd, path, 0); /* a dead session's, cleaned up already */
 	*fd = openat(dirfd, path,
-		     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (*fd < 0)
 		return -errno;
 	if (flock(*fd, LOCK_EX | LOCK_NB)) {
@@ -612,9 +576,10 @@ void vtrace_session_end(struct vtrace_session *s)
 
 	if (!s)
 		return;
-	if (!vt_session_registry_lock(s->dirfd, LOCK_EX, true, &regfd)) {
+	if (!vtrace_state_lock(s->dirfd, VTRACE_STATE_LOCK_SESSIONS, LOCK_EX,
+			       true, &regfd)) {
 		vt_session_remove(s->dirfd, s->info.name);
-		vt_session_registry_unlock(regfd);
+		vtrace_state_unlock(regfd);
 	}
 	vt_session_free(s);
 }
@@ -685,13 +650,14 @@ int vtrace_sessions_list(struct vtrace_session_info **list, size_t *nr)
 	ret = vtrace_state_dir_open(false, &dirfd, NULL);
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
-	ret = vt_session_registry_lock(dirfd, LOCK_SH, false, &regfd);
+	ret = vtrace_state_lock(dirfd, VTRACE_STATE_LOCK_SESSIONS, LOCK_SH,
+				false, &regfd);
 	if (ret) {
 		close(dirfd);
 		return ret == -ENOENT ? 0 : ret;
 	}
 	ret = vt_session_load_live(dirfd, false, list, nr);
-	vt_session_registry_unlock(regfd);
+	vtrace_state_unlock(regfd);
 	close(dirfd);
 	if (!ret && *nr)
 		qsort(*list, *nr, sizeof(**list), by_name);

@@ -33,15 +33,16 @@
 #include <vtrace/instance.h>
 #include <vtrace/journal.h>
 #include <vtrace/state-dir.h>
+#include <vtrace/state-lock.h>
 
 #define JOURNAL_PREFIX "journal-"
 /*
- * Held while dead journals are restored, so that a recording starting
- * meanwhile waits for the restore rather than mistake a journal being
- * restored (locked) for a live one and save its leaked values; and while
- * a journal is made, so that its file is never seen unlocked.
+ * VTRACE_STATE_LOCK_JOURNAL is held while dead journals are restored, so
+ * that a recording starting meanwhile waits for the restore rather than
+ * mistake a journal being restored (locked) for a live one and save its
+ * leaked values; and while a journal is made, so that its file is never
+ * seen unlocked.
  */
-#define JOURNAL_RESTORE_LOCK "journal.lock"
 #define JOURNAL_HEADER "vtrace-journal 1\n"
 /* Longest journal read back; a recording journals a few hundred lines. */
 #define JOURNAL_MAX (4 << 20)
@@ -51,19 +52,6 @@ struct vtrace_journal {
 	int dirfd;
 	char name[64];
 };
-
-/* Takes the restore lock of the state directory @dirfd; -1 on failure. */
-static int restore_lock(int dirfd)
-{
-	int lock = openat(dirfd, JOURNAL_RESTORE_LOCK,
-			  O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-
-	if (lock >= 0 && flock(lock, LOCK_EX)) {
-		close(lock);
-		lock = -1;
-	}
-	return lock;
-}
 
 static int append(struct vtrace_journal *j, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -116,13 +104,17 @@ int vtrace_journal_open(const char *instance, struct vtrace_journal **out)
 	snprintf(j->name, sizeof(j->name), JOURNAL_PREFIX "%d-%lld%09ld",
 		 (int)getpid(), (long long)now.tv_sec, now.tv_nsec);
 	snprintf(tmp, sizeof(tmp), ".%s", j->name);
-	lock = restore_lock(j->dirfd);
-	j->fd = lock < 0 ? -1 :
-			   openat(j->dirfd, tmp,
-				  O_WRONLY | O_APPEND | O_CREAT | O_EXCL |
-					  O_NOFOLLOW | O_CLOEXEC,
-				  0600);
-	if (j->fd < 0 || flock(j->fd, LOCK_EX)) {
+	j->fd = -1;
+	ret = vtrace_state_lock(j->dirfd, VTRACE_STATE_LOCK_JOURNAL, LOCK_EX,
+				true, &lock);
+	if (ret)
+		goto fail;
+	j->fd = openat(j->dirfd, tmp,
+		       O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW |
+			       O_CLOEXEC,
+		       0600);
+	/* New and ours alone: no one else waits on it. */
+	if (j->fd < 0 || flock(j->fd, LOCK_EX | LOCK_NB)) {
 		ret = -errno;
 		goto fail;
 	}
@@ -134,7 +126,7 @@ int vtrace_journal_open(const char *instance, struct vtrace_journal **out)
 		ret = -errno;
 	if (ret)
 		goto fail;
-	close(lock);
+	vtrace_state_unlock(lock);
 	*out = j;
 	return 0;
 fail:
@@ -142,8 +134,7 @@ fail:
 		unlinkat(j->dirfd, tmp, 0);
 		close(j->fd);
 	}
-	if (lock >= 0)
-		close(lock);
+	vtrace_state_unlock(lock);
 	close(j->dirfd);
 	free(j);
 	return ret;
@@ -430,9 +421,9 @@ int vtrace_journal_restore_dead(vtrace_journal_report_fn report, void *ctx,
 	ret = vtrace_state_dir_open(false, &dirfd, NULL);
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
-	lock = restore_lock(dirfd);
-	if (lock < 0) {
-		ret = -errno;
+	ret = vtrace_state_lock(dirfd, VTRACE_STATE_LOCK_JOURNAL, LOCK_EX, true,
+				&lock);
+	if (ret) {
 		close(dirfd);
 		return ret;
 	}
@@ -452,7 +443,7 @@ int vtrace_journal_restore_dead(vtrace_journal_report_fn report, void *ctx,
 	}
 	closedir(dir);
 out:
-	close(lock);
+	vtrace_state_unlock(lock);
 	close(dirfd);
 	return ret;
 }
