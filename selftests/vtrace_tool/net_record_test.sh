@@ -235,7 +235,7 @@ until grep -qs up "$work/fake.out" || [ $n -ge 50 ]; do
 	n=$((n + 1))
 done
 refused net_listener_not_trace_cmd_is_refused 1 \
-	"not a trace-cmd listener: it sent 'HTTP/1.1' for its greeting" \
+	"vtrace: error: cannot stream to 127.0.0.1:$port: not a trace-cmd listener: it sent 'HTTP/1.1' for its greeting" \
 	-N "127.0.0.1:$port"
 wait "$fake"
 

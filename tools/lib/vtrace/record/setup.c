@@ -348,8 +348,9 @@ int vt_rec_set_up(struct vtrace_recorder *rec)
 	};
 	ret = rec->sink->ops->begin(rec->sink, &info);
 	if (ret) {
-		vt_rec_error(rec, "cannot create %s: %s", rec->sink->path,
-			     rec->sink->ops->strerror(rec->sink));
+		vt_rec_error(rec, "cannot %s %s: %s",
+			     rec->sink->peer ? "stream to" : "create",
+			     rec->sink->path, rec->sink->ops->strerror(rec->sink));
 		rec->sink->ops->abort(rec->sink);
 		return ret;
 	}

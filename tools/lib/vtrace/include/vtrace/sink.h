@@ -158,6 +158,7 @@ struct vtrace_sink_ops {
  * struct vtrace_sink - an output, as the recorder sees it
  * @ops: its format
  * @path: the file it writes (or the collector's HOST:PORT), for messages
+ * @peer: the output is a collector on the network, not a file
  * @max_subbuf_size: the largest sub-buffer the output can carry (a UDP
  *	datagram's limit); 0: any. The recorder chooses sub-buffers no
  *	larger where the kernel lets it.
@@ -169,6 +170,7 @@ struct vtrace_sink_ops {
 struct vtrace_sink {
 	const struct vtrace_sink_ops *ops;
 	char *path;
+	bool peer;
 	size_t max_subbuf_size;
 	bool splice;
 	void *priv;

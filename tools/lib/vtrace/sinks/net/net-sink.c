@@ -675,6 +675,7 @@ int vtrace_net_sink_create(const struct vtrace_net_opts *opts,
 	pthread_mutex_init(&ns->lock, NULL);
 	sink->ops = &net_sink_ops;
 	sink->priv = ns;
+	sink->peer = true;
 	sink->max_subbuf_size = opts->udp ? VTRACE_NET_UDP_SUBBUF_SIZE : 0;
 	/* A splice into a UDP socket need not keep a datagram a sub-buffer. */
 	sink->splice = !opts->udp;
