@@ -84,8 +84,7 @@ static int wait_for_lock(int fd, int op)
  * came while waiting; -ENOENT for no lock file without @create; -EPERM
  * for a lock file owned by another user; or the -errno of opening it.
  */
-int vtrace_state_lock(int dirfd, const char *name, int op, bool create,
-		      int *fd)
+int vtrace_state_lock(int dirfd, const char *name, int op, bool create, int *fd)
 {
 	int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC;
 	int ret;

@@ -350,7 +350,8 @@ int vt_rec_set_up(struct vtrace_recorder *rec)
 	if (ret) {
 		vt_rec_error(rec, "cannot %s %s: %s",
 			     rec->sink->peer ? "stream to" : "create",
-			     rec->sink->path, rec->sink->ops->strerror(rec->sink));
+			     rec->sink->path,
+			     rec->sink->ops->strerror(rec->sink));
 		rec->sink->ops->abort(rec->sink);
 		return ret;
 	}

@@ -131,18 +131,18 @@ static int wait_err(struct vtrace_tcmsg_err *err, int ret, const char *doing,
 }
 
 /*
- * All of @len bytes; each wait for room in the socket at most
- * VTRACE_TCMSG_TIMEOUT_MS, and a stop request ends it.
+ * All of @mh's bytes, @left of them; each wait for room in the socket at
+ * most VTRACE_TCMSG_TIMEOUT_MS, and a stop request ends it. @mh's vector
+ * is used up.
  */
-static int write_all(const struct vt_tcmsg_conn *c, const void *buf, size_t len,
-		     struct vtrace_tcmsg_err *err, const char *what)
+static int send_iov(const struct vt_tcmsg_conn *c, struct msghdr *mh,
+		    size_t left, struct vtrace_tcmsg_err *err, const char *what)
 {
-	const char *p = buf;
 	ssize_t n;
 	int ret;
 
-	while (len) {
-		n = send(c->fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	while (left) {
+		n = sendmsg(c->fd, mh, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN) {
@@ -155,10 +155,28 @@ static int write_all(const struct vt_tcmsg_conn *c, const void *buf, size_t len,
 		if (n < 0)
 			return set_err(err, -errno, "sending %s: %s", what,
 				       strerror(errno));
-		p += n;
-		len -= n;
+		left -= n;
+		while (mh->msg_iovlen && (size_t)n >= mh->msg_iov->iov_len) {
+			n -= mh->msg_iov->iov_len;
+			mh->msg_iov++;
+			mh->msg_iovlen--;
+		}
+		if (mh->msg_iovlen) {
+			mh->msg_iov->iov_base =
+				(char *)mh->msg_iov->iov_base + n;
+			mh->msg_iov->iov_len -= n;
+		}
 	}
 	return 0;
+}
+
+static int write_all(const struct vt_tcmsg_conn *c, const void *buf, size_t len,
+		     struct vtrace_tcmsg_err *err, const char *what)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	return send_iov(c, &mh, len, err, what);
 }
 
 /*
@@ -296,40 +314,12 @@ static int send_msg(const struct vt_tcmsg_conn *c, enum tcmsg_cmd cmd,
 		{ .iov_base = (void *)payload, .iov_len = payload_len },
 	};
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
-	size_t left = hdr_len + payload_len;
-	ssize_t n;
-	int ret;
 
-	put_be32(hdr, left);
+	put_be32(hdr, hdr_len + payload_len);
 	put_be32(hdr + 4, cmd);
 	put_be32(hdr + 8, fixed_len);
 	memcpy(hdr + TCMSG_HDR_LEN, fixed, fixed_len);
-	while (left) {
-		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN) {
-			ret = wait_ready(c, POLLOUT,
-					 now_ms() + VTRACE_TCMSG_TIMEOUT_MS);
-			if (ret != 1)
-				return wait_err(err, ret, "sending", what);
-			continue;
-		}
-		if (n < 0)
-			return set_err(err, -errno, "sending %s: %s", what,
-				       strerror(errno));
-		left -= n;
-		while (mh.msg_iovlen && (size_t)n >= mh.msg_iov->iov_len) {
-			n -= mh.msg_iov->iov_len;
-			mh.msg_iov++;
-			mh.msg_iovlen--;
-		}
-		if (mh.msg_iovlen) {
-			mh.msg_iov->iov_base = (char *)mh.msg_iov->iov_base + n;
-			mh.msg_iov->iov_len -= n;
-		}
-	}
-	return 0;
+	return send_iov(c, &mh, hdr_len + payload_len, err, what);
 }
 
 /* RINIT's ports: @cpus NUL-ended decimal strings in @buf. */
