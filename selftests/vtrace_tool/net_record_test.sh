@@ -213,7 +213,7 @@ refused() {
 
 port=$((port + 1))
 refused net_unreachable_collector_changes_nothing 1 \
-	"vtrace: error: -N 127.0.0.1:$port: cannot connect to the collector 127.0.0.1:$port: Connection refused" \
+	"vtrace: error: -N 127.0.0.1:$port: cannot connect to the collector: Connection refused" \
 	-N "127.0.0.1:$port"
 
 # Something else on the port: it answers an HTTP error to anything.
@@ -235,7 +235,7 @@ until grep -qs up "$work/fake.out" || [ $n -ge 50 ]; do
 	n=$((n + 1))
 done
 refused net_listener_not_trace_cmd_is_refused 1 \
-	"vtrace: error: cannot stream to 127.0.0.1:$port: not a trace-cmd listener: it sent 'HTTP/1.1' for its greeting" \
+	"vtrace: error: -N 127.0.0.1:$port: not a trace-cmd listener: it sent 'HTTP/1.1' for its greeting" \
 	-N "127.0.0.1:$port"
 wait "$fake"
 

@@ -90,9 +90,11 @@ catches_sigint() {
 # until_recording PID INSTANCE - the recording has switched tracing on.
 # The instance is reused: what a killed recording left enabled can look
 # like a recording until the next one's restore, so the signal handler
-# must be there too.
+# and the recording's own journal (made after its waits for the shared
+# locks, which a signal ends with no recording) must be there too.
 until_recording() {
 	until catches_sigint "$1" &&
+	      ls "$VTRACE_STATE_DIR/journal-$1-"* > /dev/null 2>&1 &&
 	      grep -q sched_switch "$TRACEFS/instances/$2/set_event" \
 		2> /dev/null &&
 	      [ "$(cat "$TRACEFS/instances/$2/tracing_on")" = 1 ]; do

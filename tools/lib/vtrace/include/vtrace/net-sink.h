@@ -86,7 +86,6 @@ int vtrace_net_addr_parse(const char *spec, struct vtrace_net_addr *addr,
 			  const char **why);
 int vtrace_net_sink_create(const struct vtrace_net_opts *opts,
 			   struct vtrace_sink **out, char *err, size_t err_len);
-bool vtrace_net_sink_is(const struct vtrace_sink *sink);
 void vtrace_net_sink_status(const struct vtrace_sink *sink,
 			    struct vtrace_net_status *st);
 

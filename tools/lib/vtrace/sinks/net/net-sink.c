@@ -216,13 +216,13 @@ static int dial(const char *host, const char *port, int type, int *gai)
 	return fd >= 0 ? fd : ret;
 }
 
-static int dial_err(struct net_sink *ns, int ret, int gai, const char *port,
-		    const char *what)
+/* The address is the caller's to say (-N names it): @what is the port's. */
+static int dial_err(struct net_sink *ns, int ret, int gai, const char *what,
+		    const char *port)
 {
 	const char *why = gai ? gai_strerror(gai) : strerror(-ret);
 
-	return set_err(ns, ret, "cannot connect to %s %s:%s: %s", what,
-		       ns->opts.addr.host, port, why);
+	return set_err(ns, ret, "cannot connect to %s%s: %s", what, port, why);
 }
 
 static void close_data(struct net_sink *ns)
@@ -259,7 +259,7 @@ static int open_data(struct net_sink *ns, const unsigned int *ports)
 			usleep(DATA_CONNECT_RETRY_US);
 		}
 		if (fd < 0)
-			return dial_err(ns, fd, gai, port, "the data port of");
+			return dial_err(ns, fd, gai, "its data port ", port);
 		ns->cpus[cpu].fd = fd;
 		if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0)
 			return set_err(ns, -errno, "data connection: %s",
@@ -632,12 +632,10 @@ static int connect_listener(struct net_sink *ns)
 	ns->ctl.fd =
 		dial(ns->opts.addr.host, ns->opts.addr.port, SOCK_STREAM, &gai);
 	if (ns->ctl.fd < 0)
-		return dial_err(ns, ns->ctl.fd, gai, ns->opts.addr.port,
-				"the collector");
+		return dial_err(ns, ns->ctl.fd, gai, "the collector", "");
 	ret = vt_tcmsg_greeting(&ns->ctl, &err);
 	if (ret)
-		return set_err(ns, ret, "%s:%s: %s", ns->opts.addr.host,
-			       ns->opts.addr.port, err.text);
+		return set_err(ns, ret, "%s", err.text);
 	return 0;
 }
 
@@ -708,17 +706,6 @@ nomem:
 	free(sink);
 	free(ns);
 	return -ENOMEM;
-}
-
-/**
- * vtrace_net_sink_is - whether a sink streams to a collector
- * @sink: a sink
- *
- * Return: true for a sink of vtrace_net_sink_create().
- */
-bool vtrace_net_sink_is(const struct vtrace_sink *sink)
-{
-	return sink && sink->ops == &net_sink_ops;
 }
 
 /**
