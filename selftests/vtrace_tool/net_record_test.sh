@@ -306,7 +306,7 @@ until ls "$work"/.rest.dat.* > /dev/null 2>&1 || [ $n -gt 100 ]; do
 	sleep 0.1
 	n=$((n + 1))
 done
-expect ls "$work"/.rest.dat.*
+expect ls "$work"/.rest.dat.* > /dev/null
 markers 1000
 kill -INT "$vpid"
 wait "$vpid"
