@@ -31,7 +31,6 @@
  * (Another reader of the same CPU's buffer, which there should not be,
  * would count too.)
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

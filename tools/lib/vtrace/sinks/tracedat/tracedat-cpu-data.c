@@ -33,7 +33,6 @@
  * time worth having, and each synchronous write made the reader wait on
  * the disk, so a small ring buffer overflowed several times as often.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
