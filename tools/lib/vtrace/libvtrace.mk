@@ -44,6 +44,7 @@ LIBVTRACE_SRCS += record/thread-sched.c
 LIBVTRACE_SRCS += sinks/format.c
 LIBVTRACE_SRCS += sinks/sink.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-check.c
+LIBVTRACE_SRCS += sinks/tracedat/tracedat-walk.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-cpu-data.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-sink.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-head.c
