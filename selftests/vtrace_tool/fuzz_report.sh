@@ -28,7 +28,7 @@ cli=$top/tools/vtrace
 inst=vtrace_fuzz_$$
 mkdir -p "$out/corpus"
 
-pkgs="libtracecmd libtracefs libtraceevent"
+pkgs="libtracecmd libtracefs libtraceevent libzstd"
 san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined"
 # shellcheck disable=SC2046
 inc="-I$lib/include -iquote $lib -I$top/tools/lib/atrace/include -DVTRACE_HAVE_TRACECMD"

@@ -14,6 +14,7 @@
 
 #include <vtrace/file-io.h>
 #include "sinks/tracedat/tracedat-check.h"
+#include "sinks/tracedat/tracedat-check-v7.h"
 #include "sinks/tracedat/tracedat-format.h"
 #include "sinks/tracedat/tracedat-walk.h"
 #include <vtrace/tracedat-writer.h>
@@ -130,10 +131,13 @@ static int walk_v6(struct vt_walk *w)
 	return walk_flyrecord(w, cpus, clock);
 }
 
-/* Magic, version, endianness, long size, page size. */
-static int walk_initial(struct vt_walk *w, bool *v6)
+/*
+ * Magic, version, endianness, long size, page size; sets *version to 6
+ * or 7, or leaves it 0 for a version above 7, which libtracecmd refuses.
+ */
+static int walk_initial(struct vt_walk *w, int *version)
 {
-	char head[TRACEDAT_MAGIC_LEN], version[VT_WALK_NAME_MAX];
+	char head[TRACEDAT_MAGIC_LEN], name[VT_WALK_NAME_MAX];
 	uint8_t endian, long_size;
 	uint16_t one = 1;
 	uint32_t page_size;
@@ -144,20 +148,22 @@ static int walk_initial(struct vt_walk *w, bool *v6)
 		return ret;
 	if (memcmp(head, TRACEDAT_MAGIC, sizeof(head)))
 		return vt_walk_fail(w, "not a trace.dat file (bad magic)");
-	ret = vt_walk_name(w, version, "the file header");
+	ret = vt_walk_name(w, name, "the file header");
 	if (ret)
 		return ret;
 	/*
 	 * libtracecmd takes the version as strtol() does ("6abc" is 6, "x"
-	 * is 0) and reads any below 7 as version 6: only "6" is walked here,
-	 * so refuse the others instead of leaving them to it unchecked.
+	 * is 0) and reads any below 7 as version 6: only "6" and "7" are
+	 * walked here, so refuse the others instead of leaving them to it
+	 * unchecked.
 	 */
-	if (strcmp(version, TRACEDAT_VERSION) &&
-	    strcmp(version, TRACEDAT_VERSION_NEXT) &&
-	    (unsigned int)strtol(version, NULL, 10) <= 7)
+	if (strcmp(name, TRACEDAT_VERSION) &&
+	    strcmp(name, TRACEDAT_VERSION_NEXT) &&
+	    (unsigned int)strtol(name, NULL, 10) <= 7)
 		return vt_walk_fail(
 			w, "corrupt file header: version is neither 6 nor 7");
-	if (strcmp(version, TRACEDAT_VERSION))
+	if (strcmp(name, TRACEDAT_VERSION) &&
+	    strcmp(name, TRACEDAT_VERSION_NEXT))
 		return 0;
 	ret = vt_walk_read(w, &endian, 1, "the file header");
 	if (!ret)
@@ -173,7 +179,8 @@ static int walk_initial(struct vt_walk *w, bool *v6)
 		ret = vt_walk_fail(w, "corrupt file header: page size %u",
 				   page_size);
 	w->page_size = page_size;
-	*v6 = !ret;
+	if (!ret)
+		*version = strcmp(name, TRACEDAT_VERSION) ? 7 : 6;
 	return ret;
 }
 
@@ -181,7 +188,7 @@ int vt_tracedat_check(const char *path, char *msg, size_t msg_size)
 {
 	struct vt_walk w = { .msg = msg, .msg_size = msg_size };
 	struct stat st;
-	bool v6 = false;
+	int version = 0;
 	int ret;
 
 	snprintf(msg, msg_size, "%s", "");
@@ -195,9 +202,11 @@ int vt_tracedat_check(const char *path, char *msg, size_t msg_size)
 		ret = -errno;
 	} else {
 		w.size = st.st_size;
-		ret = walk_initial(&w, &v6);
-		if (!ret && v6)
+		ret = walk_initial(&w, &version);
+		if (!ret && version == 6)
 			ret = walk_v6(&w);
+		else if (!ret && version == 7)
+			ret = vt_tracedat_check_v7(&w);
 	}
 	close(w.fd);
 	return ret;
