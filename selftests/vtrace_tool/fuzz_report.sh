@@ -9,12 +9,14 @@
 #   fuzz_report.sh [SECONDS]   (default 60; needs root and tracefs for the
 #                               seed, which is kept in $FUZZ_DIR/corpus)
 #   FUZZ_RUNS=N fuzz_report.sh  (N inputs from seed 1: reproducible)
+#   FUZZ_V7_RUNS=N, FUZZ_V7_SECONDS=S  (the version 7 run's own bound)
 #
 # Prints KTAP: first the replay of the committed inputs that once
 # crashed it (fuzz-report-corpus/, also mutated from), then the bounded
-# run. On a failure the sanitizer's report is shown from its ERROR line
-# and first frames, which name the crashing function, then the log's
-# tail. A failed huge malloc is not a finding: libtracecmd then fails
+# run, then one from the version 7 inputs of fuzz-report-corpus/ alone
+# (trace-cmd 3.x's default). On a failure the sanitizer's report is shown
+# from its ERROR line and first frames, which name the crashing function,
+# then the log's tail. A failed huge malloc is not a finding: libtracecmd then fails
 # cleanly, so the allocator returns NULL instead of aborting.
 
 set -eu
@@ -28,7 +30,7 @@ cli=$top/tools/vtrace
 inst=vtrace_fuzz_$$
 mkdir -p "$out/corpus"
 
-pkgs="libtracecmd libtracefs libtraceevent"
+pkgs="libtracecmd libtracefs libtraceevent libzstd"
 san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined"
 # shellcheck disable=SC2046
 inc="-I$lib/include -iquote $lib -I$top/tools/lib/atrace/include -DVTRACE_HAVE_TRACECMD"
@@ -107,7 +109,7 @@ cd "$out"
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
 regressions=$here/fuzz-report-corpus
 ktap_print_header
-ktap_set_plan 2
+ktap_set_plan 3
 if ./fuzz_report -timeout=20 -rss_limit_mb=4096 -close_fd_mask=3 \
 	"$regressions"/* > replay.log 2>&1; then
 	ktap_test_pass "fuzz_report_regressions ($(ls "$regressions" | wc -l) inputs)"
@@ -115,6 +117,26 @@ else
 	show_failure replay.log
 	ktap_test_fail "fuzz_report_regressions"
 fi
+# fuzz NAME LOG BOUND DIRS... - one bounded run of libFuzzer from DIRS
+# (new inputs go to the first), one KTAP result.
+fuzz() {
+	f_name=$1
+	f_log=$2
+	f_bound=$3
+	shift 3
+	# shellcheck disable=SC2086
+	if ./fuzz_report $f_bound -timeout=20 -rss_limit_mb=4096 \
+		-max_len=262144 -close_fd_mask=3 -print_final_stats=1 \
+		-artifact_prefix="$out/" "$@" > "$f_log" 2>&1; then
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$f_log")
+		ktap_print_msg "$runs inputs, corpus $(ls "$1" | wc -l) files"
+		ktap_test_pass "$f_name"
+	else
+		show_failure "$f_log"
+		ktap_test_fail "$f_name"
+	fi
+}
+
 # With FUZZ_RUNS (make check sets it), a reproducible run instead: a fixed
 # number of inputs from a fixed seed, mutated from the committed inputs only
 # (not from this host's capture), so a CI result means the same every time;
@@ -122,23 +144,25 @@ fi
 if [ -n "${FUZZ_RUNS:-}" ]; then
 	rm -rf corpus-fixed
 	cp -r "$regressions" corpus-fixed
-	bound="-seed=1 -runs=$FUZZ_RUNS"
-	name="fuzz_report_${FUZZ_RUNS}_runs_seed_1"
-	dirs=corpus-fixed
+	fuzz "fuzz_report_${FUZZ_RUNS}_runs_seed_1" fuzz.log \
+		"-seed=1 -runs=$FUZZ_RUNS" corpus-fixed
 else
-	bound="-max_total_time=$seconds"
-	name="fuzz_report_${seconds}s"
-	dirs="corpus $regressions"
+	fuzz "fuzz_report_${seconds}s" fuzz.log "-max_total_time=$seconds" \
+		corpus "$regressions"
 fi
-# shellcheck disable=SC2086
-if ./fuzz_report $bound -timeout=20 -rss_limit_mb=4096 \
-	-max_len=262144 -close_fd_mask=3 -print_final_stats=1 \
-	-artifact_prefix="$out/" $dirs > fuzz.log 2>&1; then
-	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log)
-	ktap_print_msg "$runs inputs, corpus $(ls ${dirs%% *} | wc -l) files"
-	ktap_test_pass "$name"
+# Then from the version 7 inputs alone (trace-cmd 3.x's default format,
+# checked by tracedat-check-v7.c, uncompressed and zstd), a quarter of the
+# runs or half the time unless FUZZ_V7_RUNS or FUZZ_V7_SECONDS say.
+rm -rf corpus-v7
+mkdir corpus-v7
+cp "$regressions"/v7-* corpus-v7/
+if [ -n "${FUZZ_V7_RUNS:-${FUZZ_RUNS:-}}" ]; then
+	v7_runs=${FUZZ_V7_RUNS:-$((FUZZ_RUNS / 4))}
+	fuzz "fuzz_report_v7_${v7_runs}_runs_seed_1" fuzz-v7.log \
+		"-seed=1 -runs=$v7_runs" corpus-v7
 else
-	show_failure fuzz.log
-	ktap_test_fail "$name"
+	v7_seconds=${FUZZ_V7_SECONDS:-$(((seconds + 1) / 2))}
+	fuzz "fuzz_report_v7_${v7_seconds}s" fuzz-v7.log \
+		"-max_total_time=$v7_seconds" corpus-v7
 fi
 ktap_finished

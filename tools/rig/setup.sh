@@ -18,7 +18,7 @@ packages=(
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	qemu-system-x86 qemu-system-arm busybox-static
 	device-tree-compiler dt-schema sparse dwarves
-	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd libkshark2
+	libtracefs-dev libtraceevent-dev libtracecmd-dev libzstd-dev trace-cmd libkshark2
 	clang libclang-rt-14-dev
 	linux-source-6.12 man-db
 	protobuf-compiler dmtracedump graphviz python3-docutils

@@ -44,7 +44,6 @@ LIBVTRACE_SRCS += record/session-admit.c
 LIBVTRACE_SRCS += record/thread-sched.c
 LIBVTRACE_SRCS += sinks/format.c
 LIBVTRACE_SRCS += sinks/sink.c
-LIBVTRACE_SRCS += sinks/tracedat/tracedat-check.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-cpu-data.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-sink.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-head.c
@@ -83,14 +82,20 @@ endif
 PKG_CONFIG ?= pkg-config
 LIBVTRACE_PKGS := libtracefs libtraceevent
 # Units that read trace.dat through libtracecmd, which Debian ships shared
-# only: not in static builds.
+# only, and the checks of a file before it does: not in static builds.
 ifeq ($(PKG_CONFIG_STATIC),)
 LIBVTRACE_SRCS += analysis/slices-tracedat.c
 LIBVTRACE_SRCS += sinks/convert.c
 LIBVTRACE_SRCS += sinks/dmtrace/dmtrace-convert.c
+LIBVTRACE_SRCS += sinks/tracedat/tracedat-check.c
+LIBVTRACE_SRCS += sinks/tracedat/tracedat-check-v7.c
+LIBVTRACE_SRCS += sinks/tracedat/tracedat-decompress.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-input.c
+LIBVTRACE_SRCS += sinks/tracedat/tracedat-walk.c
 LIBVTRACE_SRCS += sinks/tracedat/tracedat-stream.c
 LIBVTRACE_PKGS += libtracecmd
+# The check of version 7 files decompresses their sections.
+LIBVTRACE_PKGS += libzstd
 LIBVTRACE_DEFINES := -DVTRACE_HAVE_TRACECMD
 endif
 

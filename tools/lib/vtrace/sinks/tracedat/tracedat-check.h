@@ -9,8 +9,9 @@
  * file (tracer text instead of CPU data). This walks the section sizes
  * of trace-cmd.dat.v6(5), names the first section that does not fit,
  * refuses latency files and the few contents that the libraries trust
- * and crash on (see tracedat-check.c). Version 7 files are left to
- * libtracecmd; other versions it would read as 6 are refused.
+ * and crash on (see tracedat-walk.c). Version 7 files, what trace-cmd
+ * 3.x writes, are checked as thoroughly by tracedat-check-v7.c; other
+ * versions it would read as 6 are refused.
  */
 #ifndef VTRACE_TRACEDAT_CHECK_H
 #define VTRACE_TRACEDAT_CHECK_H
@@ -23,7 +24,8 @@
  * @msg: set to why the file is unusable, on failure
  * @msg_size: size of @msg
  *
- * Return: 0 when the layout is sound (or the version is 7 or above),
+ * Return: 0 when the layout is sound (or the version is above 7, which
+ * libtracecmd refuses),
  * -ENODATA when the file is an unfinished vtrace recording (see
  * tracedat-writer.h), -EINVAL when it is truncated, corrupt or a latency
  * file, or another negative errno when it cannot be read.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * trace-cmd's trace.dat format (trace-cmd.dat.v6(5)) as the writer
- * (tracedat-writer.c) and the checker (tracedat-check.c) share it, and the
+ * trace-cmd's trace.dat format (trace-cmd.dat.v6(5), and what
+ * trace-cmd.dat.v7(5) adds) as the writer (tracedat-writer.c) and the
+ * checks (tracedat-check.c, tracedat-check-v7.c) share it, and the
  * kernel's sub-buffer header flags stored in it. Internal to the library.
  */
 #ifndef VTRACE_TRACEDAT_FORMAT_H
@@ -15,7 +16,7 @@
 #define TRACEDAT_MAGIC_LEN 10
 /* vtrace's writer: stands in for the first magic byte until finished. */
 #define TRACEDAT_INCOMPLETE_BYTE 0x00
-/* The version written, and the one after it (left to libtracecmd). */
+/* The version written, and the one after it (trace-cmd 3.x's default). */
 #define TRACEDAT_VERSION "6"
 #define TRACEDAT_VERSION_NEXT "7"
 /* The writer named in the version option. */
@@ -96,6 +97,15 @@ struct tracedat_partial {
 #define TRACEDAT_OPTION_TIME_SHIFT 12
 #define TRACEDAT_OPTION_GUEST 13
 #define TRACEDAT_OPTION_BUFFER_TEXT 22
+/* Version 7: the options that give where a section is (its id too). */
+#define TRACEDAT_OPTION_HEADER_INFO 16
+#define TRACEDAT_OPTION_FTRACE_EVENTS 17
+#define TRACEDAT_OPTION_EVENT_FORMATS 18
+#define TRACEDAT_OPTION_KALLSYMS 19
+#define TRACEDAT_OPTION_PRINTK 20
+#define TRACEDAT_OPTION_CMDLINES 21
+/* Version 7 section header flags: the section is compressed. */
+#define TRACEDAT_SECTION_COMPRESSED 1
 
 /*
  * Sub-buffer commit: data length below these flag bits (events were
