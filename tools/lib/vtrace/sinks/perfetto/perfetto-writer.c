@@ -177,12 +177,22 @@ static void bundle_begin(struct vt_perfetto *pf, int cpu, uint64_t ts)
 		vt_pb_varint(pb, PF_BUNDLE_LOST_EVENTS, 1);
 	c->lost = false;
 	if (pf->ftrace_clock) {
+		/*
+		 * Without a measured pair: the identity, at the first bundle's
+		 * first event, and the same pair in every bundle after it.
+		 * Perfetto adds each new pair as a snapshot of the sequence's
+		 * clock; a pair earlier than the last (another CPU's bundle
+		 * starting earlier) marks the clock non-monotonic and drops
+		 * every later event (clock_sync_failure_no_path).
+		 */
+		if (!pf->have_clock_pair) {
+			pf->ftrace_ts = (int64_t)ts;
+			pf->boot_ts = (int64_t)ts;
+			pf->have_clock_pair = true;
+		}
 		vt_pb_varint(pb, PF_BUNDLE_FTRACE_CLOCK, pf->ftrace_clock);
-		/* Without a measured pair: the identity, at this bundle. */
-		vt_pb_int(pb, PF_BUNDLE_FTRACE_TIMESTAMP,
-			  pf->have_clock_pair ? pf->ftrace_ts : (int64_t)ts);
-		vt_pb_int(pb, PF_BUNDLE_BOOT_TIMESTAMP,
-			  pf->have_clock_pair ? pf->boot_ts : (int64_t)ts);
+		vt_pb_int(pb, PF_BUNDLE_FTRACE_TIMESTAMP, pf->ftrace_ts);
+		vt_pb_int(pb, PF_BUNDLE_BOOT_TIMESTAMP, pf->boot_ts);
 	}
 	c->open = true;
 }
