@@ -339,13 +339,7 @@ static int walk_header_info(struct vt_walk *s, struct vt_walk *w)
 {
 	int ret;
 
-	ret = vt_walk_expect(s, "header_page", 12, "header_page");
-	if (!ret)
-		ret = vt_walk_header_page(s);
-	if (!ret)
-		ret = vt_walk_expect(s, "header_event", 13, "header_event");
-	if (!ret)
-		ret = vt_walk_skip_sized64(s, "header_event");
+	ret = vt_walk_header_sections(s);
 	w->commit_size = s->commit_size;
 	w->data_offset = s->data_offset;
 	return ret;

@@ -93,13 +93,7 @@ static int walk_v6(struct vt_walk *w)
 	bool clock = false;
 	int ret;
 
-	ret = vt_walk_expect(w, "header_page", 12, "header_page");
-	if (!ret)
-		ret = vt_walk_header_page(w);
-	if (!ret)
-		ret = vt_walk_expect(w, "header_event", 13, "header_event");
-	if (!ret)
-		ret = vt_walk_skip_sized64(w, "header_event");
+	ret = vt_walk_header_sections(w);
 	if (!ret)
 		ret = vt_walk_ftrace_formats(w);
 	if (!ret)

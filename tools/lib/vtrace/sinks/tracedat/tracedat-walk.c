@@ -760,3 +760,25 @@ int vt_walk_printk(struct vt_walk *w)
 	free(text);
 	return ret;
 }
+
+/**
+ * vt_walk_header_sections - the header_page and header_event sections,
+ * in the order both versions store them
+ * @w: the walk, at the "header_page" name
+ *
+ * Return: 0, -EINVAL when one is refused (the reason in @w), -ENOMEM,
+ * or a read's -errno.
+ */
+int vt_walk_header_sections(struct vt_walk *w)
+{
+	int ret;
+
+	ret = vt_walk_expect(w, "header_page", 12, "header_page");
+	if (!ret)
+		ret = vt_walk_header_page(w);
+	if (!ret)
+		ret = vt_walk_expect(w, "header_event", 13, "header_event");
+	if (!ret)
+		ret = vt_walk_skip_sized64(w, "header_event");
+	return ret;
+}

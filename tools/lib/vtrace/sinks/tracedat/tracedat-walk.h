@@ -64,6 +64,7 @@ uint32_t vt_walk_get_u32(const struct vt_walk *w, const unsigned char *p);
 uint64_t vt_walk_get_u64(const struct vt_walk *w, const unsigned char *p);
 
 int vt_walk_header_page(struct vt_walk *w);
+int vt_walk_header_sections(struct vt_walk *w);
 int vt_walk_ftrace_formats(struct vt_walk *w);
 int vt_walk_event_formats(struct vt_walk *w);
 int vt_walk_printk(struct vt_walk *w);
