@@ -107,7 +107,7 @@ int main(int argc, char **argv)
 	CPU_SET(sched_getcpu(), &one);
 	sched_setaffinity(0, sizeof(one), &one);
 
-	ret = vtrace_atrace_tags_hold(argv[1], ATRACE_TAG_GRAPHICS);
+	ret = vtrace_atrace_tags_hold(argv[1], ATRACE_TAG_GRAPHICS, NULL);
 	if (ret) {
 		fprintf(stderr, "cannot hold the GRAPHICS tag: %s\n",
 			strerror(-ret));

@@ -17,11 +17,13 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,6 +32,7 @@
 #define ATRACE_TAG ATRACE_TAG_GRAPHICS
 #include <vtrace/atrace.h>
 #include <vtrace/atrace-tags.h>
+#include <vtrace/state-lock.h>
 
 #include "../kselftest_harness.h"
 
@@ -55,6 +58,9 @@ __attribute__((destructor)) static void remove_state_dir(void)
 
 	snprintf(path, sizeof(path), "%s/%s", state_dir,
 		 VTRACE_ATRACE_TAGFILE_NAME);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/%s", state_dir,
+		 VTRACE_STATE_LOCK_ATRACE_TAGS);
 	unlink(path);
 	rmdir(state_dir);
 }
@@ -145,8 +151,8 @@ FIXTURE_SETUP(markers)
 	ASSERT_EQ(0, write_file(path, "global"));
 	self->lines = calloc(MAX_LINES, sizeof(*self->lines));
 	ASSERT_NE(NULL, self->lines);
-	ASSERT_EQ(0,
-		  vtrace_atrace_tags_hold(self->instance, ATRACE_TAG_GRAPHICS));
+	ASSERT_EQ(0, vtrace_atrace_tags_hold(self->instance,
+					     ATRACE_TAG_GRAPHICS, NULL));
 	ASSERT_TRUE(wait_enabled(ATRACE_TAG_GRAPHICS, true));
 }
 
@@ -403,8 +409,8 @@ TEST_F(markers, disabled_tags_write_nothing)
 	self->nr = read_markers(self->instance, self->lines, MAX_LINES);
 	EXPECT_EQ(0, self->nr);
 	/* And on again. */
-	ASSERT_EQ(0,
-		  vtrace_atrace_tags_hold(self->instance, ATRACE_TAG_GRAPHICS));
+	ASSERT_EQ(0, vtrace_atrace_tags_hold(self->instance,
+					     ATRACE_TAG_GRAPHICS, NULL));
 	ATRACE_INT("again", 1);
 	self->nr = read_markers(self->instance, self->lines, MAX_LINES);
 	EXPECT_EQ(1, self->nr);
@@ -439,14 +445,16 @@ TEST(holders_overlap_and_reset)
 {
 	struct vtrace_atrace_tagfile tf;
 	unsigned int dropped;
-	int status;
+	int status, ret;
 	pid_t child;
 
-	ASSERT_EQ(0, vtrace_atrace_tags_hold("a", ATRACE_TAG_GRAPHICS));
+	ASSERT_EQ(0, vtrace_atrace_tags_hold("a", ATRACE_TAG_GRAPHICS, NULL));
 	child = fork();
 	ASSERT_LE(0, child);
-	if (!child) /* dies holding VIEW, as a crashed recording */
-		_exit(vtrace_atrace_tags_hold("b", ATRACE_TAG_VIEW) ? 1 : 0);
+	if (!child) { /* dies holding VIEW, as a crashed recording */
+		ret = vtrace_atrace_tags_hold("b", ATRACE_TAG_VIEW, NULL);
+		_exit(ret ? 1 : 0);
+	}
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(0, vtrace_atrace_tags_read(&tf));
@@ -472,6 +480,52 @@ TEST(holders_overlap_and_reset)
 	ASSERT_EQ(0, vtrace_atrace_tags_disable("a", ATRACE_TAG_CAMERA));
 	ASSERT_EQ(0, vtrace_atrace_tags_read(&tf));
 	EXPECT_EQ(0, tf.tags);
+}
+
+/*
+ * A stop flag set before the wait for a held tag lock ends it at once: a
+ * recording stopped by a signal that came while it was not asleep must
+ * not wait out the lock's deadline.
+ */
+TEST(stop_flag_ends_the_wait_for_the_tag_lock)
+{
+	volatile sig_atomic_t stop = 1;
+	struct timespec t0, t1;
+	int ready[2], status;
+	char path[128], c;
+	pid_t holder;
+	long ms;
+
+	snprintf(path, sizeof(path), "%s/%s", state_dir,
+		 VTRACE_STATE_LOCK_ATRACE_TAGS);
+	ASSERT_EQ(0, pipe(ready));
+	holder = fork();
+	ASSERT_LE(0, holder);
+	if (!holder) {
+		int fd = open(path, O_RDWR | O_CREAT, 0600);
+
+		if (fd < 0 || flock(fd, LOCK_EX) ||
+		    write(ready[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	close(ready[0]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_EQ(-EINTR,
+		  vtrace_atrace_tags_hold("stop", ATRACE_TAG_VIEW, &stop));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+	     (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	EXPECT_GT(1000, ms);
+	kill(holder, SIGKILL);
+	ASSERT_EQ(holder, waitpid(holder, &status, 0));
+	/* Let go: the same call takes the lock, and nothing was held. */
+	stop = 0;
+	EXPECT_EQ(0, vtrace_atrace_tags_hold("stop", ATRACE_TAG_VIEW, &stop));
+	EXPECT_EQ(0, vtrace_atrace_tags_release("stop"));
 }
 
 TEST_HARNESS_MAIN

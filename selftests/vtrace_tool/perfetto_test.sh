@@ -345,7 +345,8 @@ elif [ $schema = 0 ]; then
 	ktap_test_skip "record_perfetto_tgids: $pf_schema_why"
 else
 	tgid_was=$(cat $tgid_opt)
-	"$VTRACE" record -e sched/sched_switch -t 2 -o "$work/tgid.pftrace" \
+	# Stopped once the threads are done, whatever the machine's speed.
+	"$VTRACE" record -e sched/sched_switch -o "$work/tgid.pftrace" \
 		> "$work/tgid.out" 2>&1 &
 	rec=$!
 	wait_begun sched_switch
@@ -358,6 +359,7 @@ def work():
 ts = [threading.Thread(target=work) for _ in range(3)]
 [t.start() for t in ts]; [t.join() for t in ts]
 print(os.getpid(), *[t.native_id for t in ts])' > "$work/tgid.ids"
+	kill -INT $rec
 	wait $rec
 	rc=$?
 	read -r tg t1 t2 t3 < "$work/tgid.ids"
@@ -375,6 +377,9 @@ print(os.getpid(), *[t.native_id for t in ts])' > "$work/tgid.ids"
 		ktap_test_pass "record_perfetto_tgids (threads $t1 $t2 $t3 of $tg)"
 	else
 		ktap_print_msg "exit $rc, $mapped of 3 threads of $tg mapped, process listed $proc times, record-tgid $(cat $tgid_opt) (was $tgid_was)"
+		for t in $t1 $t2 $t3; do
+			ktap_print_msg "thread $t: $(grep -c "^$t " "$work/tgid.map") listed, $(grep -c "pid: $t\$" "$work/tgid.txt") pid fields, saved_tgids: $(grep "^$t " $tracefs/saved_tgids)"
+		done
 		ktap_test_fail "record_perfetto_tgids"
 	fi
 fi

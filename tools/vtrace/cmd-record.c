@@ -231,7 +231,8 @@ static void hold_atrace_tags(void *ctx, struct vtrace_recorder *rec)
 	int ret;
 
 	copy_top_level_markers(r, true);
-	ret = vtrace_atrace_tags_hold(instance_name(r), r->plan.tags);
+	ret = vtrace_atrace_tags_hold(instance_name(r), r->plan.tags,
+				      &stop_signal);
 	if (ret)
 		cli_state_dir_warn("enable the userspace atrace tags", ret);
 	r->holding_tags = !ret;

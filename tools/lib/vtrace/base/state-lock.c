@@ -6,10 +6,14 @@
  * file anyone can open is a lock anyone can hold: these are mode 0600.
  * A holder that never lets go (a stopped process, a stuck one) must not
  * hang every later run, nor make one deaf to signals: a wait polls the
- * lock with a deadline, and a signal ends it.
+ * lock with a deadline, and a signal or the caller's stop flag ends it.
+ * The flag is needed as well: a signal handled while the waiter was not
+ * asleep (about to sleep, or runnable but not running) interrupts no
+ * sleep.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -53,7 +57,7 @@ static int check_lock_file(int fd)
 	return 0;
 }
 
-static int wait_for_lock(int fd, int op)
+static int wait_for_lock(int fd, int op, const volatile sig_atomic_t *stop)
 {
 	long long deadline = now_ms() + VTRACE_STATE_LOCK_WAIT_MS;
 	struct timespec pause = { 0, POLL_NS };
@@ -61,6 +65,8 @@ static int wait_for_lock(int fd, int op)
 	while (flock(fd, op | LOCK_NB)) {
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return -errno;
+		if (stop && *stop)
+			return -EINTR;
 		if (now_ms() >= deadline)
 			return -EAGAIN;
 		if (nanosleep(&pause, NULL))
@@ -75,16 +81,19 @@ static int wait_for_lock(int fd, int op)
  * @name: the lock, a VTRACE_STATE_LOCK_* name
  * @op: %LOCK_SH or %LOCK_EX
  * @create: make the lock file when it does not exist
+ * @stop: when not NULL, a flag (one a signal handler sets) that ends the
+ *	wait once it is non-zero
  * @fd: set to the lock, for vtrace_state_unlock()
  *
  * Waits at most %VTRACE_STATE_LOCK_WAIT_MS for another holder to let go;
  * vtrace_state_lock_holder() then says who it is.
  *
  * Return: 0; -EAGAIN when the lock stayed held; -EINTR when a signal
- * came while waiting; -ENOENT for no lock file without @create; -EPERM
+ * came while waiting or @stop was set; -ENOENT for no lock file without @create; -EPERM
  * for a lock file owned by another user; or the -errno of opening it.
  */
-int vtrace_state_lock(int dirfd, const char *name, int op, bool create, int *fd)
+int vtrace_state_lock(int dirfd, const char *name, int op, bool create,
+		      const volatile sig_atomic_t *stop, int *fd)
 {
 	int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC;
 	int ret;
@@ -94,7 +103,7 @@ int vtrace_state_lock(int dirfd, const char *name, int op, bool create, int *fd)
 		return -errno;
 	ret = check_lock_file(*fd);
 	if (!ret)
-		ret = wait_for_lock(*fd, op);
+		ret = wait_for_lock(*fd, op, stop);
 	if (ret) {
 		close(*fd);
 		*fd = -1;

@@ -62,8 +62,8 @@ static int create_file(int dirfd)
  * Lock, open and map the tag file, making it when missing. The tag file
  * is readable by every process, so it is not its own lock.
  */
-static int open_locked(bool create, int *lockp, int *fdp,
-		       struct vtrace_atrace_tagfile **tfp)
+static int open_locked(bool create, const volatile sig_atomic_t *stop,
+		       int *lockp, int *fdp, struct vtrace_atrace_tagfile **tfp)
 {
 	struct vtrace_atrace_tagfile *tf;
 	int dirfd, fd, lock, ret;
@@ -73,7 +73,7 @@ static int open_locked(bool create, int *lockp, int *fdp,
 	if (ret)
 		return ret;
 	ret = vtrace_state_lock(dirfd, VTRACE_STATE_LOCK_ATRACE_TAGS, LOCK_EX,
-				true, &lock);
+				true, stop, &lock);
 	if (ret) {
 		close(dirfd);
 		return ret;
@@ -233,7 +233,8 @@ static uint64_t new_tags(enum holder_op op, uint64_t old, uint64_t tags)
 }
 
 static int set_holder(const char *instance, pid_t pid, uint64_t start_time,
-		      enum holder_op op, uint64_t tags)
+		      enum holder_op op, uint64_t tags,
+		      const volatile sig_atomic_t *stop)
 {
 	bool add = op != HOLDER_CLEAR && tags;
 	struct vtrace_atrace_holder *h;
@@ -244,7 +245,7 @@ static int set_holder(const char *instance, pid_t pid, uint64_t start_time,
 		instance = "";
 	if (strlen(instance) >= VTRACE_ATRACE_INSTANCE_LEN)
 		return -ENAMETOOLONG;
-	ret = open_locked(add, &lock, &fd, &tf);
+	ret = open_locked(add, stop, &lock, &fd, &tf);
 	if (ret)
 		return ret == -ENOENT && !add ? 0 : ret;
 	h = find(tf, pid, start_time, instance);
@@ -308,14 +309,18 @@ uint64_t vtrace_atrace_tags_of(char *const *categories, size_t nr)
  * vtrace_atrace_tags_hold - enable tags for as long as this process runs
  * @instance: the buffer recorded, NULL for the top level
  * @tags: ATRACE_TAG_* bits (%ATRACE_TAG_ALWAYS is added)
+ * @stop: when not NULL, a flag that gives up the wait for the tag lock
+ *	once it is non-zero: a stop signal that came as the wait began
  *
  * For a recording: release them with vtrace_atrace_tags_release(); if the
  * process dies first, vtrace_atrace_tags_reset() drops them.
  *
- * Return: 0, -ENOSPC when too many recordings hold tags, or a negative
- * errno of the state directory or the tag file.
+ * Return: 0, -ENOSPC when too many recordings hold tags, -EINTR when a
+ * signal or @stop ended the wait for the lock, or a negative errno of the
+ * state directory or the tag file.
  */
-int vtrace_atrace_tags_hold(const char *instance, uint64_t tags)
+int vtrace_atrace_tags_hold(const char *instance, uint64_t tags,
+			    const volatile sig_atomic_t *stop)
 {
 	uint64_t start_time;
 	int ret;
@@ -324,7 +329,7 @@ int vtrace_atrace_tags_hold(const char *instance, uint64_t tags)
 	if (ret)
 		return ret;
 	return set_holder(instance, getpid(), start_time, HOLDER_SET,
-			  tags | TAG_ALWAYS);
+			  tags | TAG_ALWAYS, stop);
 }
 
 /**
@@ -341,7 +346,7 @@ int vtrace_atrace_tags_release(const char *instance)
 	ret = self_start_time(&start_time);
 	if (ret)
 		return ret;
-	return set_holder(instance, getpid(), start_time, HOLDER_SET, 0);
+	return set_holder(instance, getpid(), start_time, HOLDER_SET, 0, NULL);
 }
 
 /**
@@ -356,7 +361,7 @@ int vtrace_atrace_tags_enable(const char *instance, uint64_t tags)
 	if (!tags)
 		return 0;
 	return set_holder(instance, VTRACE_ATRACE_HOLDER_ENABLE, 0, HOLDER_OR,
-			  tags);
+			  tags, NULL);
 }
 
 /**
@@ -369,7 +374,7 @@ int vtrace_atrace_tags_enable(const char *instance, uint64_t tags)
 int vtrace_atrace_tags_disable(const char *instance, uint64_t tags)
 {
 	return set_holder(instance, VTRACE_ATRACE_HOLDER_ENABLE, 0,
-			  HOLDER_CLEAR, tags);
+			  HOLDER_CLEAR, tags, NULL);
 }
 
 /**
@@ -387,7 +392,7 @@ int vtrace_atrace_tags_reset(unsigned int *dropped)
 	int lock, fd, ret;
 
 	*dropped = 0;
-	ret = open_locked(false, &lock, &fd, &tf);
+	ret = open_locked(false, NULL, &lock, &fd, &tf);
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
 	*dropped = reap(tf);

@@ -169,7 +169,7 @@ int vtrace_session_start(const struct vtrace_session_params *params,
 	snprintf(refused->name, sizeof(refused->name), "%s", s->info.name);
 
 	ret = vtrace_state_lock(s->dirfd, VTRACE_STATE_LOCK_SESSIONS, LOCK_EX,
-				true, &regfd);
+				true, NULL, &regfd);
 	if (ret)
 		goto err;
 	ret = vt_session_load_live(s->dirfd, true, &live, &nr);
@@ -238,7 +238,7 @@ int vtrace_session_claim(struct vtrace_session *s, unsigned int features,
 	memset(refused, 0, sizeof(*refused));
 	snprintf(refused->name, sizeof(refused->name), "%s", s->info.name);
 	ret = vtrace_state_lock(s->dirfd, VTRACE_STATE_LOCK_SESSIONS, LOCK_EX,
-				true, &regfd);
+				true, NULL, &regfd);
 	if (ret)
 		return ret;
 	ret = vt_session_load_live(s->dirfd, true, &live, &nr);

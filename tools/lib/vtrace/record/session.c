@@ -577,7 +577,7 @@ void vtrace_session_end(struct vtrace_session *s)
 	if (!s)
 		return;
 	if (!vtrace_state_lock(s->dirfd, VTRACE_STATE_LOCK_SESSIONS, LOCK_EX,
-			       true, &regfd)) {
+			       true, NULL, &regfd)) {
 		vt_session_remove(s->dirfd, s->info.name);
 		vtrace_state_unlock(regfd);
 	}
@@ -651,7 +651,7 @@ int vtrace_sessions_list(struct vtrace_session_info **list, size_t *nr)
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
 	ret = vtrace_state_lock(dirfd, VTRACE_STATE_LOCK_SESSIONS, LOCK_SH,
-				false, &regfd);
+				false, NULL, &regfd);
 	if (ret) {
 		close(dirfd);
 		return ret == -ENOENT ? 0 : ret;

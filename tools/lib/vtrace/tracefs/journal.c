@@ -106,7 +106,7 @@ int vtrace_journal_open(const char *instance, struct vtrace_journal **out)
 	snprintf(tmp, sizeof(tmp), ".%s", j->name);
 	j->fd = -1;
 	ret = vtrace_state_lock(j->dirfd, VTRACE_STATE_LOCK_JOURNAL, LOCK_EX,
-				true, &lock);
+				true, NULL, &lock);
 	if (ret)
 		goto fail;
 	j->fd = openat(j->dirfd, tmp,
@@ -422,7 +422,7 @@ int vtrace_journal_restore_dead(vtrace_journal_report_fn report, void *ctx,
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
 	ret = vtrace_state_lock(dirfd, VTRACE_STATE_LOCK_JOURNAL, LOCK_EX, true,
-				&lock);
+				NULL, &lock);
 	if (ret) {
 		close(dirfd);
 		return ret;

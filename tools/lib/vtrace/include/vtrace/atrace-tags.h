@@ -12,13 +12,15 @@
 #ifndef _VTRACE_ATRACE_TAGS_H
 #define _VTRACE_ATRACE_TAGS_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <vtrace/atrace-tagfile.h>
 
 uint64_t vtrace_atrace_tags_of(char *const *categories, size_t nr);
-int vtrace_atrace_tags_hold(const char *instance, uint64_t tags);
+int vtrace_atrace_tags_hold(const char *instance, uint64_t tags,
+			    const volatile sig_atomic_t *stop);
 int vtrace_atrace_tags_release(const char *instance);
 int vtrace_atrace_tags_enable(const char *instance, uint64_t tags);
 int vtrace_atrace_tags_disable(const char *instance, uint64_t tags);

@@ -9,6 +9,7 @@
 #ifndef _VTRACE_STATE_LOCK_H
 #define _VTRACE_STATE_LOCK_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -25,7 +26,7 @@
 #define VTRACE_STATE_LOCK_WAIT_MS 5000
 
 int vtrace_state_lock(int dirfd, const char *name, int op, bool create,
-		      int *fd);
+		      const volatile sig_atomic_t *stop, int *fd);
 void vtrace_state_unlock(int fd);
 int vtrace_state_lock_holder(const char **name, pid_t *pid, char *comm,
 			     size_t size);
