@@ -13,14 +13,23 @@
 #   pf_event_counts TEXT      "EVENT COUNT" per event, by tracefs name
 #   tc_event_counts IN.dat    the same from trace-cmd report
 #   pf_generic_events TEXT    "EVENT" per generic event name, sorted
+#   pf_switch_mismatches TEXT the sched_switch events whose prev_pid is not
+#                             their CPU's last next_pid (what the kernel
+#                             gave, which Perfetto's importer counts)
 #   pf_check_convert BASE [MIN]  BASE.dat converted by $VTRACE into
 #                             BASE.pftrace: as many events as trace-cmd
 #                             report shows (at least MIN), and where the
 #                             schema is, BASE.txt passes pf_structure, the
 #                             per-event counts equal trace-cmd report's and
-#                             no event with a typed message is generic.
-#                             Sets pf_events (and pf_note when the schema
-#                             checks were skipped); prints what failed.
+#                             no event with a typed message is generic;
+#                             and where trace_processor_shell is, Perfetto
+#                             imports it as tp_check_import says.
+#                             Sets pf_events (and pf_note when checks were
+#                             skipped); prints what failed.
+#
+# Needs $top (the tree) and $VT_TMP (perfetto_tp_check.sh's work folder).
+
+. "$top/selftests/vtrace_tool/perfetto_tp_check.sh"
 
 PF_PROTO=${VTRACE_PERFETTO_PROTO_DIR:-$top/../shared/ref/perfetto}/perfetto_trace.proto
 
@@ -120,6 +129,19 @@ tc_event_counts() {
 # Events the schema has a message for, which must never come out generic.
 PF_TYPED_EVENTS="sched_switch sched_wakeup sched_waking print sys_enter sys_exit gpu_power_state"
 
+pf_switch_mismatches() {
+	awk '/^    cpu: / { cpu = $2 }
+	/^      sched_switch {/ { sw = 1 }
+	sw && /^        prev_pid:/ { prev = $2 }
+	sw && /^        next_pid:/ {
+		if ((cpu in last) && last[cpu] != prev)
+			n++
+		last[cpu] = $2
+		sw = 0
+	}
+	END { print n + 0 }' "$1"
+}
+
 pf_check_convert() {
 	local base=$1 min=${2:-1} tc_total e
 
@@ -136,8 +158,14 @@ pf_check_convert() {
 		ktap_print_msg "trace-cmd report $tc_total events, convert $pf_events"
 		return 1
 	fi
+	if ! tp_find; then
+		pf_note="Perfetto import skipped: $tp_why"
+	elif ! tp_check_import "$base.dat" "$base.pftrace" 2> "$base.tp"; then
+		ktap_print_msg "$(head -c 400 "$base.tp")"
+		return 1
+	fi
 	if ! pf_schema; then
-		pf_note="schema checks skipped: $pf_schema_why"
+		pf_note="${pf_note:+$pf_note; }schema checks skipped: $pf_schema_why"
 		return 0
 	fi
 	if ! pf_decode "$base.pftrace" > "$base.txt" 2> "$base.protoc"; then

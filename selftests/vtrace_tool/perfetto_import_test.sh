@@ -33,26 +33,6 @@ if ! tp_find; then
 fi
 ktap_set_plan 9
 
-# tc_cpu_events FILE.dat: "CPU COUNT FIRST_TS LAST_TS" per CPU, as
-# trace-cmd report shows them without plugins (the function graph plugin
-# folds a leaf's return into its entry line), timestamps in ns.
-tc_cpu_events()
-{
-	trace-cmd report -N -t -i "$1" 2> /dev/null | awk '
-	match($0, /\[[0-9]+\] +[0-9.]+: /) {
-		split(substr($0, RSTART + 1, RLENGTH - 3), f, /\] +/)
-		c = f[1] + 0
-		ts = f[2]
-		if (ts ~ /\./)
-			ts = substr(ts, 1, index(ts, ".") - 1) substr(ts, index(ts, ".") + 1)
-		sub(/^0+/, "", ts)
-		n[c]++
-		if (!(c in lo) || ts + 0 < lo[c] + 0) lo[c] = ts
-		if (!(c in hi) || ts + 0 > hi[c] + 0) hi[c] = ts
-	}
-	END { for (c in n) print c, n[c], lo[c], hi[c] }' | sort -n
-}
-
 # differ A B: files A and B differ.
 differ()
 {

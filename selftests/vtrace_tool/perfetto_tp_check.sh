@@ -7,6 +7,8 @@
 #
 #   sh perfetto_tp_check.sh stats|cpus FILE.pftrace
 #   sh perfetto_tp_check.sh query FILE.pftrace 'select ...'
+#   sh perfetto_tp_check.sh import FILE.dat FILE.pftrace
+#   sh perfetto_tp_check.sh recorded SUMMARY FILE.pftrace [MARKERS [SWITCHES]]
 #
 #   tp_find              0 when the shell can run: unpacks it once into
 #                        $VT_TMP (a folder named by the .xz's sha256) and
@@ -19,6 +21,21 @@
 #   tp_cpu_events FILE   "CPU COUNT FIRST_TS LAST_TS" per CPU of the
 #                        ftrace events imported (ftrace_event: every
 #                        FtraceEvent, typed or generic, print events too)
+#   tc_cpu_events DAT    the same of a trace.dat, as trace-cmd reports it
+#   tc_expected_stats DAT
+#                        the tp_bad_stats rows the trace.dat's Perfetto
+#                        file is to give, from trace-cmd's reading
+#   tp_check_import DAT PFTRACE
+#                        0 when PFTRACE (DAT converted or recorded beside
+#                        it) imports with exactly those stats and per CPU
+#                        the events of DAT; otherwise says how on stderr
+#   tp_check_recorded SUMMARY PFTRACE MARKERS [SWITCHES]
+#                        the same for a file vtrace record wrote: per CPU
+#                        the events of its summary ("  cpuN: X events, L
+#                        lost, ..."), data loss stats on exactly the CPUs
+#                        that lost events, their overrun the loss, MARKERS
+#                        plain-text markers' parse failures and SWITCHES
+#                        mismatched sched_switch tids (pf_switch_mismatches)
 #
 # VTRACE_PERFETTO_BIN_DIR names another folder holding
 # trace_processor_shell.xz.
@@ -78,6 +95,116 @@ tp_cpu_events()
 	tr ',' ' ' < "$VT_TMP/tp.rows"
 }
 
+# trace-cmd report without plugins: the function graph plugin folds a
+# leaf's return into its entry line.
+tc_cpu_events()
+{
+	trace-cmd report -N -t -i "$1" 2> /dev/null | awk '
+	match($0, /\[[0-9]+\] *[0-9.]+: /) {
+		split(substr($0, RSTART + 1, RLENGTH - 3), f, /\] */)
+		c = f[1] + 0
+		ts = f[2]
+		if (ts ~ /\./)
+			ts = substr(ts, 1, index(ts, ".") - 1) substr(ts, index(ts, ".") + 1)
+		sub(/^0+/, "", ts)
+		n[c]++
+		if (!(c in lo) || ts + 0 < lo[c] + 0) lo[c] = ts
+		if (!(c in hi) || ts + 0 > hi[c] + 0) hi[c] = ts
+	}
+	END { for (c in n) print c, n[c], lo[c], hi[c] }' | sort -n
+}
+
+# What the importer counts as errors in a recording that is whole: one
+# systrace_parse_failure per print whose text is not an atrace marker (as
+# on a phone), one mismatched_sched_switch_tids per sched_switch whose
+# prev_pid is not its CPU's last next_pid (events the kernel dropped,
+# e.g. when unloading a module reset the buffers). With raw_syscalls
+# recorded, an atrace B| (written by write(2)) nests in the write's
+# slice, which its sys_exit ends first: Perfetto then counts a
+# misplaced_end_event for up to each E|, as for a phone's trace; the want
+# line says "<=E".
+tc_expected_stats()
+{
+	trace-cmd report -N -t -i "$1" 2> /dev/null | awk '
+	match($0, /\[[0-9]+\] *[0-9.]+: print: +[^ ]+: /) {
+		text = substr($0, RSTART + RLENGTH)
+		if (text !~ /^[BCEFGHINSTU]\|/)
+			failures++
+		if (text ~ /^E\|/)
+			ends++
+	}
+	/\[[0-9]+\] *[0-9.]+: sys_exit: / { sys_exits++ }
+	match($0, /\[[0-9]+\] *[0-9.]+: sched_switch: /) {
+		match($0, /\[[0-9]+\]/)
+		cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0
+		match($0, / prev_pid=-?[0-9]+ /)
+		prev = substr($0, RSTART + 10, RLENGTH - 11)
+		match($0, / next_pid=-?[0-9]+ /)
+		if ((cpu in last) && last[cpu] != prev)
+			mismatched++
+		last[cpu] = substr($0, RSTART + 10, RLENGTH - 11)
+	}
+	END {
+		if (mismatched)
+			print "mismatched_sched_switch_tids [NULL]", mismatched
+		if (failures)
+			print "systrace_parse_failure [NULL]", failures
+		if (ends && sys_exits)
+			print "misplaced_end_event [NULL] <=" ends
+	}' | sort
+}
+
+tp_check_import()
+{
+	tc_expected_stats "$1" > "$VT_TMP/tp.want_stats"
+	tp_bad_stats "$2" > "$VT_TMP/tp.got" || return 1
+	awk 'NR == FNR { if ($3 ~ /^<=/) most[$1] = substr($3, 3); next }
+	     ($1 in most) && $3 <= most[$1] { $3 = "<=" most[$1] } 1' \
+		"$VT_TMP/tp.want_stats" "$VT_TMP/tp.got" > "$VT_TMP/tp.stats"
+	if ! cmp -s "$VT_TMP/tp.want_stats" "$VT_TMP/tp.stats"; then
+		echo "$2: stats $(tr '\n' ';' < "$VT_TMP/tp.stats"), want $(tr '\n' ';' < "$VT_TMP/tp.want_stats")" >&2
+		return 1
+	fi
+	tc_cpu_events "$1" > "$VT_TMP/tp.want_cpus"
+	tp_cpu_events "$2" > "$VT_TMP/tp.cpus" || return 1
+	if ! cmp -s "$VT_TMP/tp.want_cpus" "$VT_TMP/tp.cpus"; then
+		echo "$2: cpu count first last $(tr '\n' ';' < "$VT_TMP/tp.cpus"), trace-cmd $(tr '\n' ';' < "$VT_TMP/tp.want_cpus")" >&2
+		return 1
+	fi
+}
+
+tp_check_recorded()
+{
+	awk -v m="$3" -v s="${4:-0}" '
+	/^  cpu[0-9]+: [0-9]+ events, [0-9]+ lost/ {
+		cpu = substr($1, 4) + 0
+		if ($4 > 0)
+			print "ftrace_cpu_has_data_loss", cpu, 1
+	}
+	END {
+		if (m > 0)
+			print "systrace_parse_failure [NULL]", m
+		if (s > 0)
+			print "mismatched_sched_switch_tids [NULL]", s
+	}' "$1" |
+		sort > "$VT_TMP/tp.want_stats"
+	tp_bad_stats "$2" > "$VT_TMP/tp.stats" || return 1
+	if ! cmp -s "$VT_TMP/tp.want_stats" "$VT_TMP/tp.stats"; then
+		echo "$2: stats $(tr '\n' ';' < "$VT_TMP/tp.stats"), want $(tr '\n' ';' < "$VT_TMP/tp.want_stats")" >&2
+		return 1
+	fi
+	awk '/^  cpu[0-9]+: [0-9]+ events, [0-9]+ lost/ && $2 > 0 {
+		print substr($1, 4) + 0, $2, $4 }' "$1" > "$VT_TMP/tp.want_cpus"
+	tp_query "$2" "select e.cpu, e.n, coalesce(s.value, 0) from
+		(select cpu, count(*) as n from ftrace_event group by cpu) e
+		left join stats s on s.name = 'ftrace_cpu_overrun_end' and
+		s.idx = e.cpu order by e.cpu;" | tr ',' ' ' > "$VT_TMP/tp.cpus"
+	if ! cmp -s "$VT_TMP/tp.want_cpus" "$VT_TMP/tp.cpus"; then
+		echo "$2: cpu events overrun $(tr '\n' ';' < "$VT_TMP/tp.cpus"), recorded $(tr '\n' ';' < "$VT_TMP/tp.want_cpus")" >&2
+		return 1
+	fi
+}
+
 case $0 in
 *perfetto_tp_check.sh)
 	VT_TMP=$(mktemp -d /tmp/vtrace-tp.XXXXXX)
@@ -89,8 +216,10 @@ case $0 in
 	case ${1:-} in
 	stats) tp_bad_stats "$2" ;;
 	cpus) tp_cpu_events "$2" ;;
+	import) tp_check_import "$2" "$3" ;;
+	recorded) tp_check_recorded "$2" "$3" "${4:-0}" "${5:-0}" ;;
 	query) tp_query "$2" "$3" ;;
-	*) echo "usage: $0 stats|cpus FILE | query FILE SQL" >&2; exit 2 ;;
+	*) echo "usage: $0 stats|cpus FILE | query FILE SQL | import DAT PFTRACE | recorded SUMMARY PFTRACE [MARKERS [SWITCHES]]" >&2; exit 2 ;;
 	esac
 	;;
 esac

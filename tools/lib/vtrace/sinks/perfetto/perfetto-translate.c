@@ -28,7 +28,10 @@ enum enc_how {
 
 /*
  * Vendor state drawn as counter tracks: the event's @values, one track
- * each, per distinct @key (a TMU's name, a CPU number) when there is one.
+ * each, per distinct @key (a TMU's name, a CPU number).
+ * Only events Perfetto's importer has no track of its own for: it makes
+ * mali/gpu_power_state's "mali_gpu_power_state" from the typed message,
+ * as for a phone's trace, and a second track would show it twice.
  */
 struct counter_spec {
 	const char *system;
@@ -39,7 +42,6 @@ struct counter_spec {
 };
 
 static const struct counter_spec counter_specs[] = {
-	{ "mali", "gpu_power_state", NULL, NULL, { "to_state" } },
 	{ "thermal_exynos",
 	  "thermal_exynos_arm_update",
 	  "tmu_name",
@@ -114,11 +116,9 @@ static void find_counter(struct pf_event_enc *enc, struct tep_event *event)
 		if (strcmp(spec->event, event->name) ||
 		    strcmp(spec->system, event->system))
 			continue;
-		if (spec->key) {
-			enc->counter_key = tep_find_field(event, spec->key);
-			if (!enc->counter_key)
-				return;
-		}
+		enc->counter_key = tep_find_field(event, spec->key);
+		if (!enc->counter_key)
+			return;
 		for (v = 0; v < PF_COUNTERS_MAX && spec->values[v]; v++) {
 			enc->counter_values[v] =
 				tep_find_field(event, spec->values[v]);
@@ -381,7 +381,7 @@ static void put_generic(struct vt_pf_translator *tr, struct vt_pb *pb,
 }
 
 /*
- * Counter tracks are named "EVENT[ KEY][ VALUE]": the value's name only
+ * Counter tracks are named "EVENT KEY[ VALUE]": the value's name only
  * when the event has two, e.g. "thermal_exynos_arm_update BIG
  * ppm_throttle_level", "thermal_cpu_pressure cpu3".
  */
@@ -398,12 +398,12 @@ static int get_counters(struct vt_pf_translator *tr,
 	size_t len;
 
 	f = enc->counter_key;
-	if (f && is_string_field(f)) {
+	if (is_string_field(f)) {
 		if (!field_bytes(tr, f, record, &p, &len))
 			return 0;
 		snprintf(key, sizeof(key), " %s%.*s", spec->key_prefix,
 			 (int)strnlen((const char *)p, len), p);
-	} else if (f && is_number_field(f)) {
+	} else if (is_number_field(f)) {
 		if (f->offset + (size_t)f->size > (size_t)record->size)
 			return 0;
 		snprintf(key, sizeof(key), " %s%" PRId64, spec->key_prefix,

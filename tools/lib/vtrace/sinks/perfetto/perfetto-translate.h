@@ -43,7 +43,7 @@ struct vt_pf_translator {
 
 /**
  * struct vt_pf_counter - a counter value an event gives
- * @track: the counter track's name, "EVENT[ KEY][ VALUE]"
+ * @track: the counter track's name, "EVENT KEY[ VALUE]"
  * @value: the value at the event's time
  */
 struct vt_pf_counter {
