@@ -35,7 +35,7 @@ if ! command -v trace-cmd > /dev/null || [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "needs trace-cmd and $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan $(($(wc -w <<< "$paths") + 10))
+ktap_set_plan $(($(wc -w <<< "$paths") + 11))
 
 ok=1
 expect() {
@@ -294,6 +294,104 @@ else
 		ktap_print_msg "events $got of $want, Perfetto imported $imported; $(head -3 "$work/rec.structure")"
 		ktap_test_fail "$name"
 	fi
+fi
+
+# The vendor events record_test.sh emitted with known values, converted,
+# as the tracks Perfetto's importer makes of them on a phone's trace:
+# mali_gpu_power_state's values; a "Mali Irq Cpu N" slice per CSF
+# interrupt on its CPU with its info_val, timed by its START and END;
+# the MCU states as consecutive slices; ACPM temperatures and cooling
+# states per zone at the sample's own timestamp (acpm_bulk) or the
+# event's (acpm_high_overhead); a generic event's fields as arguments;
+# atrace and the Mali driver's markers as the writer's slices and its
+# process's counters, an async slice; the writer's thread name. Times
+# are trace-cmd's reading of the same file.
+name=guest_vendor_tracks_in_perfetto
+if ! tp_find; then
+	ktap_test_skip "$name: $tp_why"
+elif ! open vendor; then
+	ktap_test_fail "$name"
+else
+	pid=$(value vendor pid)
+	# tc_ns EVENT_RE: "CPU TS EVENT FIELDS" of the events whose name
+	# EVENT_RE (no groups) matches, times in ns.
+	tc_ns() {
+		trace-cmd report -N -t -i "$work/vendor.dat" 2> /dev/null |
+			sed -nE "s/^.*\[0*([0-9]+)\] *([0-9]+): ($1): +(.*)$/\1 \2 \3 \4/p"
+	}
+	# q WHAT SQL: the query's rows against $work/want.
+	q() {
+		tp_query "$work/vendor.pftrace" "$2" | tr -d '"' > "$work/got" &&
+			cmp -s "$work/want" "$work/got" && return
+		ktap_print_msg "$1: want $(tr '\n' ';' < "$work/want") got $(tr '\n' ';' < "$work/got")"
+		return 1
+	}
+	printf '1\n2\n3\n0\n' > "$work/want"
+	expect q mali_gpu_power_state "select cast(c.value as int) from counter c
+		join track t on c.track_id = t.id
+		where t.name = 'mali_gpu_power_state' order by c.ts;"
+	tc_ns 'mali_CSF_INTERRUPT_[A-Z]+' | awk '
+		function hex(s, i, n) {
+			for (i = 1; i <= length(s); i++)
+				n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return n
+		}
+		{ info = hex(substr($5, 8)) }
+		$3 ~ /START$/ { start[$1] = $2; next }
+		{ printf "Mali Irq Cpu %d,mali_CSF_INTERRUPT,%s,%d,%d\n", $1,
+			start[$1], $2 - start[$1], info
+		  delete start[$1] }' | sort > "$work/want"
+	expect [ "$(wc -l < "$work/want")" = 5 ]
+	expect q mali_irq "select t.name, s.name, s.ts, s.dur,
+		extract_arg(s.arg_set_id, 'info_val') from slice s
+		join track t on s.track_id = t.id
+		where t.name glob 'Mali Irq Cpu *' order by t.name, s.ts;"
+	tc_ns 'mali_PM_MCU_[A-Z_]+' | awk '
+		NR > 1 { print state "," $2 - ts }
+		{ ts = $2; state = substr($3, 13) }
+		END { print state ",-1" }' > "$work/want"
+	expect [ "$(cut -d, -f1 "$work/want" | tr '\n' ' ')" = "OFF PEND_ON_RELOAD ON_GLB_REINIT_PEND ON ON_PEND_SLEEP IN_SLEEP " ]
+	expect q mali_mcu_state "select s.name, s.dur from slice s
+		join track t on s.track_id = t.id
+		where t.type = 'mali_mcu_state' order by s.ts;"
+	overhead_ts=$(tc_ns thermal_exynos_acpm_high_overhead | cut -d' ' -f2)
+	cat > "$work/want" <<- EOF
+		BIG Temperature,1000000,41
+		BIG Temperature,3000000,44
+		GPU Temperature,2000000,52
+		MID Temperature,$overhead_ts,63
+		Tj-BIG Cooling Device,1000000,1
+		Tj-BIG Cooling Device,3000000,3
+		Tj-GPU Cooling Device,2000000,2
+		Tj-MID Cooling Device,$overhead_ts,4
+	EOF
+	expect q acpm "select t.name, c.ts, cast(c.value as int) from counter c
+		join track t on c.track_id = t.id
+		where t.type in ('acpm_thermal_temperature',
+				 'acpm_cooling_device_counter')
+		order by t.name, c.ts;"
+	printf '%s\n' tmu_name,BIG is_cpu_hw_throttled,0 ppm_throttle_level,2 \
+		ppm_clr_level,0 mpmm_throttle_level,1 mpmm_clr_level,0 > "$work/want"
+	expect q generic_fields "select key, display_value from args
+		where arg_set_id = (select arg_set_id from ftrace_event
+				    where name = 'thermal_exynos_arm_update')
+		order by id;"
+	printf '%s\n' frame,0 draw,1 gpu_job,0 > "$work/want"
+	expect q thread_slices "select s.name, s.depth from slice s
+		join thread_track tt on s.track_id = tt.id join thread using (utid)
+		where thread.tid = $pid order by s.ts;"
+	printf '%s\n' fps,60 fps,30 gpu_load,5 > "$work/want"
+	expect q process_counters "select t.name, cast(c.value as int)
+		from counter c join process_counter_track t on c.track_id = t.id
+		join process p using (upid) where p.pid = $pid order by c.ts;"
+	echo upload,1 > "$work/want"
+	expect q async_slice "select s.name, s.dur > 0 from slice s
+		join process_track t on s.track_id = t.id
+		join process p using (upid) where p.pid = $pid;"
+	trace-cmd report -N -i "$work/vendor.dat" 2> /dev/null |
+		sed -nE "s/^ *(.*)-$pid +\[.*$/\1/p" | sort -u > "$work/want"
+	expect q thread_name "select name from thread where tid = $pid;"
+	result "$name"
 fi
 
 # function_graph in the guest (vtrace_guest_test.sh): slices_markers'

@@ -137,16 +137,31 @@ expect [ "$(cat "$work/plain")" = 40 ]
 result plain_text_markers_kept_and_counted
 
 # 7: the writer's golden trace (perfetto_writer_test, records built for
-# the module's formats): CPU 1's second bundle follows a loss, which is
-# the one data_loss row.
+# the module's formats and the kernel's thermal events): CPU 1's second
+# bundle follows a loss, which is the one data_loss row; every counter
+# track, Perfetto's own (thermal zone, cooling device, GPU power state,
+# the atrace counter) and vtrace's, with its value.
 if [ -x "$here/perfetto_writer_test" ] &&
    VT_PERFETTO_OUT=$work/golden.pftrace "$here/perfetto_writer_test" \
 	> "$work/wt.log" 2>&1; then
 	printf 'ftrace_cpu_has_data_loss 1 1\n' > "$work/want_golden"
-	printf '0 3 1000 1700\n1 5 1200 1600\n' >> "$work/want_golden"
+	printf '0 5 1000 1900\n1 5 1200 1600\n' >> "$work/want_golden"
+	cat >> "$work/want_golden" <<- EOF
+		gpu_util,atrace_counter,1100,42
+		mali_gpu_power_state,mali_gpu_power_state,1200,3
+		thermal_cpu_pressure cpu1,global_counter_track_event,1400,512
+		thermal_exynos_arm_update BIG ppm_throttle_level,global_counter_track_event,1500,2
+		thermal_exynos_arm_update BIG mpmm_throttle_level,global_counter_track_event,1500,3
+		soc Temperature,thermal_temperature,1800,45500
+		fan0 Cooling Device,cooling_device_counter,1900,3
+	EOF
 	{
 		tp_bad_stats "$work/golden.pftrace"
 		tp_cpu_events "$work/golden.pftrace"
+		tp_query "$work/golden.pftrace" "select t.name, t.type, c.ts,
+			cast(c.value as int) from counter c
+			join track t on c.track_id = t.id order by c.ts, t.id;" |
+			tr -d '"'
 	} > "$work/golden"
 	expect same "golden stats and events" "$work/want_golden" \
 		"$work/golden"

@@ -85,6 +85,18 @@ static const struct format formats[] = {
 	  "\tfield:int mpmm_throttle_level;\toffset:24;\tsize:4;\tsigned:1;\n"
 	  "\tfield:int mpmm_clr_level;\toffset:28;\tsize:4;\tsigned:1;\n\n"
 	  "print fmt: \"tmu=%s ppm=%d\", __get_str(tmu_name), REC->ppm_throttle_level\n" },
+	{ "thermal",
+	  "name: thermal_temperature\nID: 1505\nformat:\n" COMMON_FIELDS
+	  "\tfield:__data_loc char[] thermal_zone;\toffset:8;\tsize:4;\tsigned:0;\n"
+	  "\tfield:int id;\toffset:12;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int temp_prev;\toffset:16;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int temp;\toffset:20;\tsize:4;\tsigned:1;\n\n"
+	  "print fmt: \"thermal_zone=%s id=%d temp=%d\", __get_str(thermal_zone), REC->id, REC->temp\n" },
+	{ "thermal",
+	  "name: cdev_update\nID: 1506\nformat:\n" COMMON_FIELDS
+	  "\tfield:__data_loc char[] type;\toffset:8;\tsize:4;\tsigned:0;\n"
+	  "\tfield:unsigned long target;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	  "print fmt: \"type=%s target=%lu\", __get_str(type), REC->target\n" },
 	{ "vtrace_test", "name: array_event\nID: 1504\nformat:\n" COMMON_FIELDS
 			 "\tfield:u16 vals[3];\toffset:8;\tsize:6;\tsigned:0;\n"
 			 "\tfield:s8 delta;\toffset:14;\tsize:1;\tsigned:1;\n\n"
@@ -233,6 +245,22 @@ static int write_records(struct vt_perfetto *pf)
 	put_u32(&r, 24, (uint32_t)-3);
 	put(&r, 28, "cpu", 4);
 	ret = ret ?: add(pf, 0, 1700, &r, 0);
+
+	/* The kernel's thermal zone and cooling device: "soc" at 24. */
+	common(&r, 1505, 0);
+	put_u32(&r, 8, 4 << 16 | 24);
+	put_u32(&r, 12, 2);
+	put_u32(&r, 16, 44000);
+	put_u32(&r, 20, 45500);
+	put(&r, 24, "soc", 4);
+	ret = ret ?: add(pf, 0, 1800, &r, 0);
+
+	/* "fan0" at 24. */
+	common(&r, 1506, 0);
+	put_u32(&r, 8, 5 << 16 | 24);
+	put_u64(&r, 16, 3);
+	put(&r, 24, "fan0", 5);
+	ret = ret ?: add(pf, 0, 1900, &r, 0);
 	return ret;
 }
 
@@ -256,7 +284,7 @@ TEST(golden_trace)
 	EXPECT_EQ(0, vt_perfetto_set_cpu_stats(pf, 1, &stats));
 	EXPECT_EQ(-ERANGE, vt_perfetto_set_cpu_stats(pf, 2, &stats));
 	EXPECT_EQ(0, vt_perfetto_finish(pf));
-	EXPECT_EQ(8, vt_perfetto_events(pf));
+	EXPECT_EQ(10, vt_perfetto_events(pf));
 	vt_perfetto_free(pf);
 	close(fd);
 	tep_free(opts.tep);

@@ -52,7 +52,7 @@ command -v trace-cmd > /dev/null && have_trace_cmd=1
 have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 
-ktap_set_plan 20
+ktap_set_plan 21
 
 # left_in DIR: events still in the ring buffer, over all CPUs.
 left_in() {
@@ -368,7 +368,7 @@ result "record_mounts_tracefs_when_unmounted"
 
 if [ $have_module = 0 ]; then
 	for t in burst_every_event_exact simulator_events_kept \
-		 simulator_events_perfetto \
+		 simulator_events_perfetto vendor_events_for_perfetto \
 		 module_unloaded_mid_record cpu_offline_online_mid_record \
 		 cpu_first_online_mid_record; do
 		ktap_test_skip "record_$t (vtrace.ko not loaded)"
@@ -435,6 +435,63 @@ expect [ "$(json_num events "$work/json")" -gt 300 ]
 [ -n "$VTRACE_OUT" ] && gzip -c "$work/sim.pftrace" > "$VTRACE_OUT/sim-perfetto.pftrace.gz"
 echo "events: $(json_num events "$work/json")" | expected sim-perfetto
 result "record_simulator_events_perfetto ($(json_num events "$work/json") events)"
+
+# The vendor events a phone's Perfetto trace shows as tracks, emitted with
+# known values, and atrace markers: the host converts the file and asks
+# Perfetto's importer for the tracks (check_guest_artifacts.sh). Mali CSF
+# interrupts three times on CPU 0 and twice on CPU 1, each START then END;
+# six MCU states; the GPU power state through its four levels; ACPM
+# samples of the BIG, GPU and MID zones; the Mali driver's own markers (a
+# slice and a counter); one generic event.
+vendor_args=
+for e in mali/gpu_power_state mali/mali_CSF_INTERRUPT_START \
+	 mali/mali_CSF_INTERRUPT_END mali/mali_PM_MCU_OFF \
+	 mali/mali_PM_MCU_PEND_ON_RELOAD mali/mali_PM_MCU_ON_GLB_REINIT_PEND \
+	 mali/mali_PM_MCU_ON mali/mali_PM_MCU_ON_PEND_SLEEP \
+	 mali/mali_PM_MCU_IN_SLEEP thermal_exynos/thermal_exynos_acpm_bulk \
+	 thermal_exynos/thermal_exynos_acpm_high_overhead \
+	 mali/tracing_mark_write thermal_exynos/thermal_exynos_arm_update; do
+	vendor_args="$vendor_args -e $e"
+done
+# shellcheck disable=SC2086
+start_background $vendor_args -b 1024 --json -o "$work/vendor.dat"
+expect [ $rc = 0 ]
+emit=/sys/kernel/debug/vtrace/emit
+for s in "OFF GLOBAL" "GLOBAL COREGROUP" "COREGROUP STACKS" "STACKS OFF"; do
+	echo "gpu_power_state $s" > $emit
+done
+irqs() {
+	taskset -c "$1" sh -c 'for i in $1; do
+		echo "mali_CSF_INTERRUPT_START kctx_tgid=0 kctx_id=0 info_val=$i" > $0
+		echo "mali_CSF_INTERRUPT_END kctx_tgid=0 kctx_id=0 info_val=$i" > $0
+	done' $emit "$2"
+}
+expect irqs 0 "1 2 3"
+expect irqs 1 "17 18"
+for s in OFF PEND_ON_RELOAD ON_GLB_REINIT_PEND ON ON_PEND_SLEEP IN_SLEEP; do
+	echo "mali_PM_MCU_$s kctx_tgid=0 kctx_id=0 info_val=0" > $emit
+done
+echo "thermal_exynos_acpm_bulk tz_id=0 current_temp=41 cdev_state=1 timestamp=1000000" > $emit
+echo "thermal_exynos_acpm_bulk tz_id=3 current_temp=52 cdev_state=2 timestamp=2000000" > $emit
+echo "thermal_exynos_acpm_bulk tz_id=0 current_temp=44 cdev_state=3 timestamp=3000000" > $emit
+echo "thermal_exynos_acpm_high_overhead tz_id=1 current_temp=63 cdev_state=4" > $emit
+for t in "66 gpu_job 0" "69 gpu_job 0" "67 gpu_load 5"; do
+	set -- $t
+	echo "tracing_mark_write type=$1 pid=$$ name=$2 value=$3" > $emit
+done
+echo "thermal_exynos_arm_update tmu_name=BIG ppm_throttle_level=2 mpmm_throttle_level=1" > $emit
+for m in "B|$$|frame" "B|$$|draw" "E|$$" "E|$$" "C|$$|fps|60" "C|$$|fps|30" \
+	 "S|$$|upload|7" "F|$$|upload|7"; do
+	echo "$m" > "$idir/trace_marker"
+done
+"$VTRACE" stop --instance "$inst" > "$work/stop"
+expect [ $? = 0 ]
+grep '^{' "$work/stop" > "$work/json"
+expect [ "$(json_num events "$work/json")" = 36 ]
+expect [ "$(json_num lost "$work/json")" = 0 ]
+keep "$work/vendor.dat" vendor
+echo "pid: $$" | expected vendor
+result "record_vendor_events_for_perfetto ($(json_num events "$work/json") events)"
 
 # vtrace.ko unloaded mid-record: its events stop, the recording goes on
 # (a marker after the unload is kept) and ends normally. Unloading a module

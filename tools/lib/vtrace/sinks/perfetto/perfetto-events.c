@@ -11,8 +11,9 @@
 
 /*
  * The typed messages vtrace writes: the scheduler, IRQ, power and
- * syscall events of a typical capture, ftrace/print, and every Mali and
- * thermal_exynos message the schema has (Pixel's and the CSF Mali's).
+ * syscall events of a typical capture, ftrace/print, the kernel's thermal
+ * zone and cooling device events, and every Mali and thermal_exynos
+ * message the schema has (Pixel's and the CSF Mali's).
  */
 const struct pf_typed_event vt_pf_typed_events[] = {
 	/* PrintFtraceEvent */
@@ -273,6 +274,28 @@ const struct pf_typed_event vt_pf_typed_events[] = {
 			{ "pid", 2, PF_INT32 },
 			{ "type", 3, PF_UINT32 },
 			{ "value", 4, PF_INT32 },
+		},
+	},
+	/* ThermalTemperatureFtraceEvent */
+	{
+		.system = "thermal",
+		.name = "thermal_temperature",
+		.number = 341,
+		.fields = {
+			{ "id", 1, PF_INT32 },
+			{ "temp", 2, PF_INT32 },
+			{ "temp_prev", 3, PF_INT32 },
+			{ "thermal_zone", 4, PF_STRING },
+		},
+	},
+	/* CdevUpdateFtraceEvent */
+	{
+		.system = "thermal",
+		.name = "cdev_update",
+		.number = 342,
+		.fields = {
+			{ "target", 1, PF_UINT64 },
+			{ "type", 2, PF_STRING },
 		},
 	},
 	/* ThermalExynosAcpmBulkFtraceEvent */
