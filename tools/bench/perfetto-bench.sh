@@ -98,11 +98,22 @@ results+=("$(row "vtrace $reader" $((calls * 2)) "$kept" "$lost/$summary_lost" \
 
 # tracebox: the same instance (made by this script, as Perfetto uses an
 # instance it finds), events, buffer; it ends by itself after the load.
-# It also switches the top level's tracing off and shrinks its buffer to
-# the minimum when it ends, even when told to use an instance: both are
-# put back as they were.
-top_on=$(cat $tracefs/tracing_on)
-top_kb=$(sed 's/ .*//' $tracefs/buffer_size_kb)
+# Even when told to use an instance it changes the top level (on this
+# host: tracing switched off, the buffer shrunk to its minimum, the trace
+# clock set to boot): what it changed is said and put back.
+top_knobs="tracing_on buffer_size_kb trace_clock buffer_percent current_tracer
+	$(cd $tracefs && echo options/*)"
+# knob_value KNOB: its value as written (trace_clock's [chosen] one, the
+# buffer size without "(expanded: ...)").
+knob_value() {
+	case $1 in
+	trace_clock) sed 's/.*\[\(.*\)\].*/\1/' $tracefs/trace_clock ;;
+	*) sed 's/ .*//' "$tracefs/$1" ;;
+	esac
+}
+for k in $top_knobs; do
+	echo "$k $(knob_value "$k")"
+done > "$work/top.before"
 cat > "$work/tracebox.cfg" << EOF
 buffers { size_kb: 65536 fill_policy: DISCARD }
 data_sources {
@@ -132,9 +143,12 @@ done
 sleep 1
 calls=$("$work/storm" -r "$rate" -t "$secs")
 wait $wrapper || { tail "$work/tracebox.log" >&2; exit 1; }
-[ "$(sed 's/ .*//' $tracefs/buffer_size_kb)" = "$top_kb" ] ||
-	echo "$top_kb" > $tracefs/buffer_size_kb
-echo "$top_on" > $tracefs/tracing_on
+changed=
+while read -r k v; do
+	[ "$(knob_value "$k")" = "$v" ] && continue
+	changed+=" $k=$(knob_value "$k")"
+	echo "$v" > "$tracefs/$k"
+done < "$work/top.before"
 read -r kept lost < <(kept_lost "$work/tracebox.pftrace")
 read -r u s < "$work/time"
 results+=("$(row "tracebox" $((calls * 2)) "$kept" "$lost" \
@@ -147,6 +161,7 @@ echo "| recorder         |    offered |       kept | lost      |       MB | CPU 
 echo "|------------------|------------|------------|-----------|----------|--------|-----------|------------|"
 printf '%s\n' "${results[@]}"
 echo "(vtrace's lost: the file's stats / its summary; CPU us/1k: per thousand events kept)"
+echo "top-level settings tracebox changed (put back):${changed:- none}"
 echo
 # The goal: vtrace at most half tracebox's CPU per MB, and no more loss.
 printf '%s\n' "${results[@]}" | awk -F'|' '
