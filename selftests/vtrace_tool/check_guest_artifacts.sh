@@ -376,11 +376,11 @@ else
 		where arg_set_id = (select arg_set_id from ftrace_event
 				    where name = 'thermal_exynos_arm_update')
 		order by id;"
-	printf '%s\n' frame,0 draw,1 gpu_job,0 > "$work/want"
+	printf '%s\n' gpu_job,0 frame,0 draw,1 > "$work/want"
 	expect q thread_slices "select s.name, s.depth from slice s
 		join thread_track tt on s.track_id = tt.id join thread using (utid)
 		where thread.tid = $pid order by s.ts;"
-	printf '%s\n' fps,60 fps,30 gpu_load,5 > "$work/want"
+	printf '%s\n' gpu_load,5 fps,60 fps,30 > "$work/want"
 	expect q process_counters "select t.name, cast(c.value as int)
 		from counter c join process_counter_track t on c.track_id = t.id
 		join process p using (upid) where p.pid = $pid order by c.ts;"
@@ -390,7 +390,12 @@ else
 		join process p using (upid) where p.pid = $pid;"
 	trace-cmd report -N -i "$work/vendor.dat" 2> /dev/null |
 		sed -nE "s/^ *(.*)-$pid +\[.*$/\1/p" | sort -u > "$work/want"
+	# One thread of that tid, in its process (the converted file names
+	# the process from the markers: a trace.dat keeps no tgids).
 	expect q thread_name "select name from thread where tid = $pid;"
+	sed "s/^/$pid,/" "$work/want" > "$work/want.p"
+	mv "$work/want.p" "$work/want"
+	expect q process "select pid, name from process where pid = $pid;"
 	result "$name"
 fi
 

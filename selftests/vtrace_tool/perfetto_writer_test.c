@@ -91,7 +91,7 @@ static const struct format formats[] = {
 	  "\tfield:int id;\toffset:12;\tsize:4;\tsigned:1;\n"
 	  "\tfield:int temp_prev;\toffset:16;\tsize:4;\tsigned:1;\n"
 	  "\tfield:int temp;\toffset:20;\tsize:4;\tsigned:1;\n\n"
-	  "print fmt: \"thermal_zone=%s id=%d temp=%d\", __get_str(thermal_zone), REC->id, REC->temp\n" },
+	  "print fmt: \"zone=%s temp=%d\", __get_str(thermal_zone), REC->temp\n" },
 	{ "thermal",
 	  "name: cdev_update\nID: 1506\nformat:\n" COMMON_FIELDS
 	  "\tfield:__data_loc char[] type;\toffset:8;\tsize:4;\tsigned:0;\n"

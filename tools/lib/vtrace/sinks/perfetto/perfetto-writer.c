@@ -22,6 +22,7 @@
 
 #include <event-parse.h>
 
+#include "analysis/marker-parse.h"
 #include "sinks/perfetto/perfetto-format.h"
 #include "sinks/perfetto/perfetto-translate.h"
 #include "sinks/perfetto/perfetto-writer.h"
@@ -71,6 +72,8 @@ struct vt_perfetto {
 	size_t pids_words;
 	int *tgids; /* by pid, 0: unknown */
 	size_t nr_tgids;
+	int print_id; /* ftrace/print, -1 if the formats lack it */
+	struct tep_format_field *print_buf;
 	uint64_t first_ts;
 	uint64_t last_ts;
 	uint64_t events;
@@ -216,6 +219,15 @@ static int misc_flush(struct vt_perfetto *pf, bool force)
 	return write_buffer(pf, &pf->misc);
 }
 
+static void find_print(struct vt_perfetto *pf)
+{
+	struct tep_event *print;
+
+	print = tep_find_event_by_name(pf->tep, "ftrace", "print");
+	pf->print_id = print ? print->id : -1;
+	pf->print_buf = print ? tep_find_field(print, "buf") : NULL;
+}
+
 int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
 		       const struct vt_perfetto_opts *opts)
 {
@@ -245,6 +257,7 @@ int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
 		vt_pb_init(&pf->cpus[i].pb);
 	vt_pb_init(&pf->misc);
 	vt_pf_translator_init(&pf->tr, pf->tep);
+	find_print(pf);
 
 	/* The sequence starts with no interned or track state. */
 	packet_begin(&pf->misc);
@@ -348,6 +361,36 @@ static int note_pid(struct vt_perfetto *pf, int pid)
 	return 0;
 }
 
+static int tgid_of(const struct vt_perfetto *pf, int pid)
+{
+	return (size_t)pid < pf->nr_tgids ? pf->tgids[pid] : 0;
+}
+
+/*
+ * An atrace marker names its writer's process. A trace.dat keeps no
+ * tgids, and without one Perfetto's importer gives the marker's process
+ * a main thread of its own beside the writer of the same tid. Only for a
+ * thread of no known tgid: saved_tgids, read at the end, still wins.
+ */
+static int note_marker_tgid(struct vt_perfetto *pf, int tid,
+			    struct tep_record *record)
+{
+	const struct tep_format_field *f = pf->print_buf;
+	struct vt_marker m;
+	int ret;
+
+	if (!f || tid <= 0 || tgid_of(pf, tid) ||
+	    tep_data_type(pf->tep, record) != pf->print_id ||
+	    f->offset >= record->size)
+		return 0;
+	if (vt_marker_parse((const char *)record->data + f->offset,
+			    record->size - f->offset, &m) ||
+	    m.pid <= 0)
+		return 0;
+	ret = vt_perfetto_set_tgid(pf, tid, m.pid);
+	return ret == -ENOMEM ? ret : 0;
+}
+
 int vt_perfetto_add_record(struct vt_perfetto *pf, struct tep_record *record)
 {
 	struct vt_pf_counter counters[PF_COUNTERS_MAX];
@@ -374,6 +417,8 @@ int vt_perfetto_add_record(struct vt_perfetto *pf, struct tep_record *record)
 
 	pid = tep_data_pid(pf->tep, record);
 	ret = note_pid(pf, pid);
+	if (!ret)
+		ret = note_marker_tgid(pf, pid, record);
 	if (ret)
 		return fail(pf, ret, "out of memory");
 	vt_pb_begin(pb, PF_BUNDLE_EVENT);
@@ -418,11 +463,6 @@ int vt_perfetto_set_tgid(struct vt_perfetto *pf, int pid, int tgid)
 	}
 	pf->tgids[pid] = tgid;
 	return 0;
-}
-
-static int tgid_of(const struct vt_perfetto *pf, int pid)
-{
-	return (size_t)pid < pf->nr_tgids ? pf->tgids[pid] : 0;
 }
 
 static bool pid_seen(const struct vt_perfetto *pf, int pid)
