@@ -55,6 +55,7 @@ bench: tools
 	tools/bench/lossless-sweep.sh -L marker -P 0
 	tools/bench/net-bench.sh
 	tools/bench/convert-bench.sh
+	tools/bench/perfetto-bench.sh
 	$(MAKE) -s -C selftests/vtrace_atrace bench
 	tools/rig/setup.sh
 	tools/rig/run-guest.sh --bench 6.12-amd64
