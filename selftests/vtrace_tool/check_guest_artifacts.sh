@@ -10,6 +10,10 @@
 # not is a failure, not a skip.
 
 set -u
+# trace-cmd prints what a field holds, bytes that are not UTF-8 included
+# (libtraceevent formats mali/tracing_mark_write's "%c" wrongly and prints
+# the pid's bytes as text): read its lines byte by byte.
+export LC_ALL=C
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)

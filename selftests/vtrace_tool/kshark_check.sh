@@ -28,7 +28,7 @@ kshark_same_events() {
 	else
 		python3 - "$tmp/ks" "$tmp/tc" <<'EOF'
 import collections, re, sys
-ks = [l.split() for l in open(sys.argv[1])]
+ks = [l.split() for l in open(sys.argv[1], errors="replace")]
 # KernelShark adds an entry "missed_events" where a page's header says
 # events were lost before it (trace-cmd prints no line for it): not an
 # event, left out, and counted.
@@ -39,7 +39,8 @@ if missed:
 # trace-cmd 3.1 prints seconds.nanoseconds, or for a clock it does not
 # know to count nanoseconds (boot) the nanoseconds alone.
 line = re.compile(r".*\[(\d+)\] *(\d+)(?:\.(\d{9}))?: ([^:]+):")
-tc = [m.groups() for m in map(line.match, open(sys.argv[2])) if m]
+tc = [m.groups() for m in map(line.match, open(sys.argv[2], errors="replace"))
+      if m]
 ks_keys = sorted((int(c), int(t)) for c, t, _ in ks)
 tc_keys = sorted((int(c), int(s) * 10**9 + int(ns) if ns else int(s))
 		 for c, s, ns, _ in tc)

@@ -122,7 +122,7 @@ pf_generic_events() {
 
 tc_event_counts() {
 	trace-cmd report -i "$1" 2> /dev/null |
-		sed -n 's/^.* \[[0-9]*\] *[0-9.]*: \([A-Za-z0-9_]*\): .*$/\1/p' |
+		LC_ALL=C sed -n 's/^.* \[[0-9]*\] *[0-9.]*: \([A-Za-z0-9_]*\): .*$/\1/p' |
 		sort | uniq -c | awk '{ print $2, $1 }' | sort
 }
 
@@ -152,7 +152,7 @@ pf_check_convert() {
 		return 1
 	fi
 	tc_total=$(trace-cmd report -i "$base.dat" 2> /dev/null |
-		grep -c '^ .* \[[0-9]*\] *[0-9.]*: ')
+		LC_ALL=C grep -c '^ .* \[[0-9]*\] *[0-9.]*: ')
 	pf_events=$(sed -n 's/^.*: \([0-9]*\) events, .*$/\1/p' "$base.out")
 	if [ "$tc_total" != "$pf_events" ] || [ "$tc_total" -lt "$min" ]; then
 		ktap_print_msg "trace-cmd report $tc_total events, convert $pf_events"
