@@ -23,7 +23,15 @@
 #                             per-event counts equal trace-cmd report's and
 #                             no event with a typed message is generic;
 #                             and where trace_processor_shell is, Perfetto
-#                             imports it as tp_check_import says.
+#                             imports it as tp_check_import says; and
+#                             pf_check_read passes.
+#   pf_check_read BASE        $VTRACE reads BASE.pftrace back as it reads
+#                             BASE.dat: report --json gives the same
+#                             events (cpu, ts, pid, event, every field of
+#                             the trace.dat in the Perfetto trace with its
+#                             value) in the same order, slices the same
+#                             text. Not for function graph files: a
+#                             Perfetto trace has no kernel symbols.
 #                             Sets pf_events (and pf_note when checks were
 #                             skipped); prints what failed.
 #
@@ -142,6 +150,42 @@ pf_switch_mismatches() {
 	END { print n + 0 }' "$1"
 }
 
+pf_check_read() {
+	local base=$1
+
+	if ! "$VTRACE" report --json "$base.dat" > "$base.dat.json" 2> "$base.err" ||
+	   ! "$VTRACE" report --json "$base.pftrace" > "$base.pf.json" 2>> "$base.err" ||
+	   ! "$VTRACE" slices "$base.dat" > "$base.dat.slices" 2>> "$base.err" ||
+	   ! "$VTRACE" slices "$base.pftrace" > "$base.pf.slices" 2>> "$base.err"; then
+		ktap_print_msg "read back: $(head -c 300 "$base.err")"
+		return 1
+	fi
+	if ! cmp -s "$base.dat.slices" "$base.pf.slices"; then
+		ktap_print_msg "slices (trace.dat <, Perfetto >): $(diff "$base.dat.slices" "$base.pf.slices" | head -6 | tr '\n' ' ')"
+		return 1
+	fi
+	python3 - "$base.dat.json" "$base.pf.json" << 'EOF'
+import json, sys
+dat = json.load(open(sys.argv[1], errors="replace"))["events"]
+pf = json.load(open(sys.argv[2], errors="replace"))["events"]
+keys = ("cpu", "ts", "pid", "event")
+bad = ["%d events read from the trace.dat, %d from the Perfetto trace" %
+       (len(dat), len(pf))] if len(dat) != len(pf) else []
+for i, (d, p) in enumerate(zip(dat, pf)):
+	if [d[k] for k in keys] != [p[k] for k in keys]:
+		bad.append("event %d: %s, Perfetto %s" %
+			   (i, [d[k] for k in keys], [p[k] for k in keys]))
+		continue
+	for f, v in d.get("fields", {}).items():
+		if p["fields"].get(f, v) != v:
+			bad.append("event %d %s: %s=%r, Perfetto %r" %
+				   (i, d["event"], f, v, p["fields"][f]))
+for b in bad[:3]:
+	print("# read back: " + b)
+sys.exit(1 if bad or not dat else 0)
+EOF
+}
+
 pf_check_convert() {
 	local base=$1 min=${2:-1} tc_total e
 
@@ -158,6 +202,7 @@ pf_check_convert() {
 		ktap_print_msg "trace-cmd report $tc_total events, convert $pf_events"
 		return 1
 	fi
+	pf_check_read "$base" || return 1
 	if ! tp_find; then
 		pf_note="Perfetto import skipped: $tp_why"
 	elif ! tp_check_import "$base.dat" "$base.pftrace" 2> "$base.tp"; then

@@ -23,12 +23,14 @@
 
 #include <vtrace/dmtrace.h>
 #include <vtrace/json.h>
+#include <vtrace/perfetto-input.h>
 #include <vtrace/tracedat-input.h>
 #include <vtrace/tracedat-stream.h>
 
 #include "builtin.h"
 #include "cli.h"
 #include "report-dmtrace.h"
+#include "report-perfetto.h"
 
 struct report {
 	const char *file;
@@ -47,8 +49,9 @@ static void report_usage(FILE *out)
 		"usage: vtrace report FILE [--events LIST] [--cpu N] [--json]\n"
 		"\n"
 		"Print the events of a trace.dat in timestamp order, as trace-cmd\n"
-		"report does; or the records of a dmtrace method trace (.trace,\n"
-		".key/.data), as dmtracedump -o does.\n"
+		"report does (of a Perfetto trace: its ftrace events, with their\n"
+		"fields as the info); or the records of a dmtrace method trace\n"
+		"(.trace, .key/.data), as dmtracedump -o does.\n"
 		"\n"
 		"  --events LIST  only these events: comma-separated, each\n"
 		"                 SYSTEM/EVENT or EVENT\n"
@@ -458,6 +461,8 @@ int cmd_report(int argc, char **argv)
 		return VTRACE_EXIT_USAGE;
 	if (vtrace_dmtrace_probe(r.file))
 		return report_dmtrace(r.file, r.json, events || cpu >= 0);
+	if (vtrace_perfetto_probe(r.file))
+		return report_perfetto(r.file, r.json, events, cpu);
 
 	if (vtrace_tracedat_open(r.file, &handle, msg, sizeof(msg))) {
 		vtrace_err("report: %s", msg);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The file behind vtrace slices/profile/convert: a method trace by its
- * content (see vtrace_dmtrace_probe()), a trace.dat otherwise.
+ * The file behind vtrace slices/profile/convert: a method trace or a
+ * Perfetto trace by its content (see vtrace_dmtrace_probe() and
+ * vtrace_perfetto_probe()), a trace.dat otherwise.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <vtrace/dmtrace.h>
+#include <vtrace/perfetto-input.h>
 #ifdef VTRACE_HAVE_TRACECMD
 #include <vtrace/dmtrace-convert.h>
 #include <vtrace/slices-tracedat.h>
@@ -37,8 +39,31 @@ static int load_dmtrace(const char *cmd, const char *file, struct vt_slices *s)
 	return ret;
 }
 
+static int load_perfetto(const char *cmd, const char *file, struct vt_slices *s)
+{
+	struct vt_perfetto_input in;
+	char msg[512] = "";
+	int ret;
+
+	ret = vtrace_perfetto_load(&in, file, msg, sizeof(msg));
+	if (ret) {
+		vtrace_err("%s: %s", cmd, msg);
+	} else {
+		vtrace_slices_free(s);
+		*s = in.slices;
+		memset(&in.slices, 0, sizeof(in.slices));
+		if (in.compressed_packets)
+			vtrace_warn(
+				"%s: %s: %llu compressed packet(s) skipped: vtrace reads uncompressed traces",
+				cmd, file, in.compressed_packets);
+	}
+	vtrace_perfetto_input_free(&in);
+	return ret;
+}
+
 /**
- * cli_load_slices - the slices of a trace.dat or a method trace
+ * cli_load_slices - the slices of a trace.dat, a Perfetto trace or a
+ *	method trace
  * @cmd: the subcommand, for messages
  * @file: the file
  * @s: filled in (finished); free with vtrace_slices_free() whatever the result
@@ -58,6 +83,8 @@ int cli_load_slices(const char *cmd, const char *file, struct vt_slices *s)
 	}
 	if (vtrace_dmtrace_probe(file))
 		return load_dmtrace(cmd, file, s);
+	if (vtrace_perfetto_probe(file))
+		return load_perfetto(cmd, file, s);
 #ifdef VTRACE_HAVE_TRACECMD
 	char msg[256] = "";
 
@@ -67,7 +94,7 @@ int cli_load_slices(const char *cmd, const char *file, struct vt_slices *s)
 #else
 	ret = -EOPNOTSUPP;
 	vtrace_err(
-		"%s: %s: this vtrace is a static build, without libtracecmd: it reads method traces (.trace) only; read trace.dat files with a dynamic build",
+		"%s: %s: this vtrace is a static build, without libtracecmd: it reads method traces (.trace) and Perfetto traces only; read trace.dat files with a dynamic build",
 		cmd, file);
 #endif
 	return ret;

@@ -3,7 +3,7 @@
  * Perfetto trace format: the message and field numbers vtrace writes,
  * from Perfetto's perfetto_trace.proto (protos/perfetto/trace/). These
  * are facts of the format; this header is their one home, included by
- * the Perfetto writer only.
+ * the Perfetto writer and reader only.
  *
  * A message's fields are named PF_<MESSAGE>_<FIELD>; a Trace is a
  * sequence of PF_TRACE_PACKET fields.
@@ -24,8 +24,11 @@
 #define PF_PACKET_TIMESTAMP 8
 #define PF_PACKET_TRUSTED_PACKET_SEQUENCE_ID 10
 #define PF_PACKET_TRACK_EVENT 11
+#define PF_PACKET_INTERNED_DATA 12 /* InternedData */
 #define PF_PACKET_SEQUENCE_FLAGS 13
 #define PF_PACKET_FTRACE_STATS 34
+#define PF_PACKET_COMPRESSED_PACKETS 50
+#define PF_PACKET_ZSTD_COMPRESSED_PACKETS 133
 #define PF_PACKET_TRACK_DESCRIPTOR 60
 #define PF_PACKET_FIRST_PACKET_ON_SEQUENCE 87
 
@@ -36,9 +39,29 @@
 #define PF_BUNDLE_CPU 1
 #define PF_BUNDLE_EVENT 2
 #define PF_BUNDLE_LOST_EVENTS 3
+#define PF_BUNDLE_COMPACT_SCHED 4 /* FtraceEventBundle.CompactSched */
 #define PF_BUNDLE_FTRACE_CLOCK 5
 #define PF_BUNDLE_FTRACE_TIMESTAMP 6
 #define PF_BUNDLE_BOOT_TIMESTAMP 7
+
+/*
+ * CompactSched: packed arrays, numbered 1 to 12 (switch_timestamp,
+ * _prev_state, _next_pid, _next_prio, -, _next_comm_index, then
+ * waking_timestamp, _pid, _target_cpu, _prio, _comm_index,
+ * _common_flags), and the table of comm strings.
+ */
+#define PF_COMPACT_SWITCH_TIMESTAMP 1
+#define PF_COMPACT_SWITCH_PREV_STATE 2
+#define PF_COMPACT_SWITCH_NEXT_PID 3
+#define PF_COMPACT_SWITCH_NEXT_PRIO 4
+#define PF_COMPACT_INTERN_TABLE 5
+#define PF_COMPACT_SWITCH_NEXT_COMM_INDEX 6
+#define PF_COMPACT_WAKING_TIMESTAMP 7
+#define PF_COMPACT_WAKING_PID 8
+#define PF_COMPACT_WAKING_TARGET_CPU 9
+#define PF_COMPACT_WAKING_PRIO 10
+#define PF_COMPACT_WAKING_COMM_INDEX 11
+#define PF_COMPACT_LAST_ARRAY 12
 
 /* FtraceClock */
 #define PF_FTRACE_CLOCK_GLOBAL 2
@@ -86,12 +109,28 @@
 /* TrackDescriptor */
 #define PF_TRACK_DESCRIPTOR_UUID 1
 #define PF_TRACK_DESCRIPTOR_NAME 2
+#define PF_TRACK_DESCRIPTOR_PROCESS 3 /* ProcessDescriptor */
+#define PF_TRACK_DESCRIPTOR_THREAD 4 /* ThreadDescriptor */
 #define PF_TRACK_DESCRIPTOR_COUNTER 8 /* CounterDescriptor */
+/* ProcessDescriptor and ThreadDescriptor */
+#define PF_DESCRIPTOR_PID 1
+#define PF_THREAD_DESCRIPTOR_TID 2
+#define PF_THREAD_DESCRIPTOR_NAME 5
+
+/* InternedData */
+#define PF_INTERNED_EVENT_NAMES 2
+/* EventName */
+#define PF_EVENT_NAME_IID 1
+#define PF_EVENT_NAME_NAME 2
 
 /* TrackEvent */
 #define PF_TRACK_EVENT_TYPE 9
+#define PF_TRACK_EVENT_NAME_IID 10
 #define PF_TRACK_EVENT_TRACK_UUID 11
+#define PF_TRACK_EVENT_NAME 23
 #define PF_TRACK_EVENT_COUNTER_VALUE 30
+#define PF_TRACK_EVENT_TYPE_SLICE_BEGIN 1
+#define PF_TRACK_EVENT_TYPE_SLICE_END 2
 #define PF_TRACK_EVENT_TYPE_COUNTER 4
 
 /* How an ftrace field's value is encoded in a typed message. */
