@@ -94,6 +94,8 @@ struct vt_perfetto_input {
 bool vtrace_perfetto_probe(const char *path);
 int vtrace_perfetto_load(struct vt_perfetto_input *in, const char *path,
 			 char *msg, size_t msg_size);
+int vtrace_perfetto_parse(struct vt_perfetto_input *in, const void *data,
+			  size_t size, char *msg, size_t msg_size);
 void vtrace_perfetto_input_free(struct vt_perfetto_input *in);
 const char *vtrace_perfetto_comm(const struct vt_perfetto_input *in, int tid);
 

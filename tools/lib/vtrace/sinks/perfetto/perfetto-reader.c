@@ -38,10 +38,13 @@ struct item {
 	char *text;
 };
 
+/* A thread's name; @from_sched: a scheduler event's comm, which the
+ * process tree and track descriptors override. */
 struct thread_name {
 	int tid;
 	int pid;
 	const char *name;
+	bool from_sched;
 	size_t order;
 };
 
@@ -217,7 +220,7 @@ static int add_marker(struct reader *r, uint64_t ts, int tid, const char *s,
 }
 
 static int add_thread(struct reader *r, int tid, int pid, const char *name,
-		      size_t len)
+		      size_t len, bool from_sched)
 {
 	struct vt_pf_input_state *st = r->st;
 	const char *n = NULL;
@@ -231,7 +234,11 @@ static int add_thread(struct reader *r, int tid, int pid, const char *name,
 		 sizeof(*st->threads)))
 		return -ENOMEM;
 	st->threads[st->nr_threads] = (struct thread_name){
-		.tid = tid, .pid = pid, .name = n, .order = st->nr_threads
+		.tid = tid,
+		.pid = pid,
+		.name = n,
+		.from_sched = from_sched,
+		.order = st->nr_threads,
 	};
 	st->nr_threads++;
 	return 0;
@@ -459,161 +466,148 @@ struct compact {
 };
 
 static int compact_comm(struct reader *r, struct compact *cs, uint64_t idx,
-			struct vt_pf_value *v)
+			const char **str, size_t *len)
 {
 	if (idx >= cs->nr_strings)
 		return bad(r, r->st->buf,
 			   "a compact sched comm index past its table");
-	v->str = (const char *)cs->strings[idx].data;
-	v->len = cs->strings[idx].len;
+	*str = (const char *)cs->strings[idx].data;
+	*len = cs->strings[idx].len;
 	return 0;
 }
 
-static int compact_value(struct reader *r, struct vt_pf_event *e,
-			 const char *name, enum vt_pf_value_kind k, int64_t i,
-			 struct vt_pf_value **out)
+/* A value add_value() made, if it could. */
+static void set_int(struct vt_pf_value *v, int64_t i)
 {
-	struct vt_pf_value *v = add_value(r, e, name, k);
-
 	if (!v)
-		return -ENOMEM;
+		return;
 	v->i = i;
 	v->u = (uint64_t)i;
-	if (out)
-		*out = v;
-	return 0;
 }
 
-/*
- * The compact format leaves out what the previous switch on the CPU
- * said: the task switched out is the one the last switch switched in.
+/* One compact switch: the task switched out is the one the CPU's last
+ * switch switched in, which the compact format leaves out.
  */
-static int compact_switches(struct reader *r, struct compact *cs,
-			    struct cpu_sched *cpu, int cpu_nr)
+static int compact_switch(struct reader *r, struct compact *cs, size_t i,
+			  uint64_t ts, struct cpu_sched *cpu, int cpu_nr)
 {
-	struct vt_pf_value *comm;
+	int next_pid = (int32_t)cs->a[PF_COMPACT_SWITCH_NEXT_PID][i];
+	int next_prio = (int32_t)cs->a[PF_COMPACT_SWITCH_NEXT_PRIO][i];
+	int64_t state = (int64_t)cs->a[PF_COMPACT_SWITCH_PREV_STATE][i];
+	struct vt_pf_value *prev_comm, *next_comm;
 	struct vt_pf_event *e;
-	uint64_t ts = 0;
-	size_t i, n = cs->nr[PF_COMPACT_SWITCH_TIMESTAMP];
-	int ret = 0;
+	int ret;
 
-	if (cs->nr[PF_COMPACT_SWITCH_PREV_STATE] != n ||
-	    cs->nr[PF_COMPACT_SWITCH_NEXT_PID] != n ||
-	    cs->nr[PF_COMPACT_SWITCH_NEXT_PRIO] != n ||
-	    cs->nr[PF_COMPACT_SWITCH_NEXT_COMM_INDEX] != n)
-		return bad(r, r->st->buf,
-			   "compact sched switch arrays of different lengths");
-	for (i = 0; i < n && !ret; i++) {
-		ts += cs->a[PF_COMPACT_SWITCH_TIMESTAMP][i];
-		e = add_event(r, ts, cpu_nr, cpu->known ? cpu->pid : -1,
-			      "sched", "sched_switch");
-		if (!e)
-			return -ENOMEM;
-		if (cpu->known) {
-			ret = compact_value(r, e, "prev_comm", VT_PF_VALUE_STR,
-					    0, &comm);
-			if (!ret) {
-				comm->str = cpu->comm;
-				comm->len = cpu->comm_len;
-				ret = compact_value(r, e, "prev_pid",
-						    VT_PF_VALUE_INT, cpu->pid,
-						    NULL);
-			}
-			if (!ret)
-				ret = compact_value(r, e, "prev_prio",
-						    VT_PF_VALUE_INT, cpu->prio,
-						    NULL);
-		}
-		ret = ret   ?:
-			      compact_value(
-				      r, e, "prev_state", VT_PF_VALUE_INT,
-				      (int64_t)cs
-					      ->a[PF_COMPACT_SWITCH_PREV_STATE]
-						 [i],
-				      NULL);
-		ret = ret   ?:
-			      compact_value(r, e, "next_comm", VT_PF_VALUE_STR,
-					    0, &comm);
-		ret = ret   ?:
-			      compact_comm(
-				      r, cs,
-				      cs->a[PF_COMPACT_SWITCH_NEXT_COMM_INDEX]
-					   [i],
-				      comm);
-		ret = ret   ?:
-			      compact_value(
-				      r, e, "next_pid", VT_PF_VALUE_INT,
-				      (int32_t)cs->a[PF_COMPACT_SWITCH_NEXT_PID]
-						    [i],
-				      NULL);
-		ret = ret   ?:
-			      compact_value(
-				      r, e, "next_prio", VT_PF_VALUE_INT,
-				      (int32_t)cs->a[PF_COMPACT_SWITCH_NEXT_PRIO]
-						    [i],
-				      NULL);
-		if (ret)
-			break;
-		if (cpu->known)
-			ret = add_item(
-				r, ts, cpu->pid,
-				(int32_t)cs->a[PF_COMPACT_SWITCH_NEXT_PID][i],
-				NULL);
+	if (!cpu->known) {
+		/* As Perfetto's importer: the first switch only says who runs. */
+		ret = compact_comm(r, cs,
+				   cs->a[PF_COMPACT_SWITCH_NEXT_COMM_INDEX][i],
+				   &cpu->comm, &cpu->comm_len);
 		cpu->known = true;
-		cpu->pid = (int32_t)cs->a[PF_COMPACT_SWITCH_NEXT_PID][i];
-		cpu->prio = (int32_t)cs->a[PF_COMPACT_SWITCH_NEXT_PRIO][i];
-		cpu->comm = comm->str;
-		cpu->comm_len = comm->len;
+		cpu->pid = next_pid;
+		cpu->prio = next_prio;
+		return ret;
 	}
+	e = add_event(r, ts, cpu_nr, cpu->pid, "sched", "sched_switch");
+	if (!e)
+		return -ENOMEM;
+	/* Adding a value may move the others: the comms are set after. */
+	add_value(r, e, "prev_comm", VT_PF_VALUE_STR);
+	set_int(add_value(r, e, "prev_pid", VT_PF_VALUE_INT), cpu->pid);
+	set_int(add_value(r, e, "prev_prio", VT_PF_VALUE_INT), cpu->prio);
+	set_int(add_value(r, e, "prev_state", VT_PF_VALUE_INT), state);
+	add_value(r, e, "next_comm", VT_PF_VALUE_STR);
+	set_int(add_value(r, e, "next_pid", VT_PF_VALUE_INT), next_pid);
+	set_int(add_value(r, e, "next_prio", VT_PF_VALUE_INT), next_prio);
+	if (e->nr_values != 7)
+		return -ENOMEM;
+	prev_comm = &r->in->values[e->first_value];
+	next_comm = &r->in->values[e->first_value + 4];
+	prev_comm->str = cpu->comm;
+	prev_comm->len = cpu->comm_len;
+	ret = compact_comm(r, cs, cs->a[PF_COMPACT_SWITCH_NEXT_COMM_INDEX][i],
+			   &next_comm->str, &next_comm->len);
+	if (!ret)
+		ret = add_thread(r, next_pid, 0, next_comm->str, next_comm->len,
+				 true);
+	if (!ret)
+		ret = add_item(r, ts, cpu->pid, next_pid, NULL);
+	cpu->pid = next_pid;
+	cpu->prio = next_prio;
+	cpu->comm = next_comm->str;
+	cpu->comm_len = next_comm->len;
 	return ret;
 }
 
-/* Wakings are interleaved with the switches: the waker is whoever ran. */
-static int compact_wakings(struct reader *r, struct compact *cs, int cpu_nr)
+/* One compact waking, by the task running on the CPU. */
+static int compact_waking(struct reader *r, struct compact *cs, size_t i,
+			  uint64_t ts, struct cpu_sched *cpu, int cpu_nr)
 {
 	struct vt_pf_value *comm;
 	struct vt_pf_event *e;
-	uint64_t ts = 0;
-	size_t i, n = cs->nr[PF_COMPACT_WAKING_TIMESTAMP];
+
+	/* As Perfetto's importer: not before the CPU's task is known. */
+	if (!cpu->known)
+		return 0;
+	e = add_event(r, ts, cpu_nr, cpu->pid, "sched", "sched_waking");
+	if (!e)
+		return -ENOMEM;
+	add_value(r, e, "comm", VT_PF_VALUE_STR);
+	set_int(add_value(r, e, "pid", VT_PF_VALUE_INT),
+		(int32_t)cs->a[PF_COMPACT_WAKING_PID][i]);
+	set_int(add_value(r, e, "prio", VT_PF_VALUE_INT),
+		(int32_t)cs->a[PF_COMPACT_WAKING_PRIO][i]);
+	set_int(add_value(r, e, "success", VT_PF_VALUE_INT), 1);
+	set_int(add_value(r, e, "target_cpu", VT_PF_VALUE_INT),
+		(int32_t)cs->a[PF_COMPACT_WAKING_TARGET_CPU][i]);
+	if (e->nr_values != 5)
+		return -ENOMEM;
+	comm = &r->in->values[e->first_value];
+	return compact_comm(r, cs, cs->a[PF_COMPACT_WAKING_COMM_INDEX][i],
+			    &comm->str, &comm->len);
+}
+
+static bool same_lengths(const struct compact *cs, int first, int last,
+			 int skip)
+{
+	int i;
+
+	for (i = first + 1; i <= last; i++)
+		if (i != skip && cs->nr[i] != cs->nr[first])
+			return false;
+	return true;
+}
+
+/* Switches and wakings, merged by time: a waking's waker is who ran. */
+static int compact_events(struct reader *r, struct compact *cs,
+			  struct cpu_sched *cpu, int cpu_nr)
+{
+	size_t i = 0, k = 0, n = cs->nr[PF_COMPACT_SWITCH_TIMESTAMP],
+	       m = cs->nr[PF_COMPACT_WAKING_TIMESTAMP];
+	uint64_t sw_ts = 0, wk_ts = 0;
 	int ret = 0;
 
-	if (cs->nr[PF_COMPACT_WAKING_PID] != n ||
-	    cs->nr[PF_COMPACT_WAKING_TARGET_CPU] != n ||
-	    cs->nr[PF_COMPACT_WAKING_PRIO] != n ||
-	    cs->nr[PF_COMPACT_WAKING_COMM_INDEX] != n)
+	if (!same_lengths(cs, PF_COMPACT_SWITCH_TIMESTAMP,
+			  PF_COMPACT_SWITCH_NEXT_COMM_INDEX,
+			  PF_COMPACT_INTERN_TABLE) ||
+	    !same_lengths(cs, PF_COMPACT_WAKING_TIMESTAMP,
+			  PF_COMPACT_WAKING_COMM_INDEX, 0))
 		return bad(r, r->st->buf,
-			   "compact sched waking arrays of different lengths");
-	for (i = 0; i < n && !ret; i++) {
-		ts += cs->a[PF_COMPACT_WAKING_TIMESTAMP][i];
-		e = add_event(r, ts, cpu_nr, -1, "sched", "sched_waking");
-		if (!e)
-			return -ENOMEM;
-		ret = compact_value(r, e, "comm", VT_PF_VALUE_STR, 0, &comm);
-		ret = ret   ?:
-			      compact_comm(
-				      r, cs,
-				      cs->a[PF_COMPACT_WAKING_COMM_INDEX][i],
-				      comm);
-		ret = ret   ?:
-			      compact_value(
-				      r, e, "pid", VT_PF_VALUE_INT,
-				      (int32_t)cs->a[PF_COMPACT_WAKING_PID][i],
-				      NULL);
-		ret = ret   ?:
-			      compact_value(
-				      r, e, "prio", VT_PF_VALUE_INT,
-				      (int32_t)cs->a[PF_COMPACT_WAKING_PRIO][i],
-				      NULL);
-		ret = ret   ?:
-			      compact_value(r, e, "success", VT_PF_VALUE_INT, 1,
-					    NULL);
-		ret = ret   ?:
-			      compact_value(
-				      r, e, "target_cpu", VT_PF_VALUE_INT,
-				      (int32_t)cs
-					      ->a[PF_COMPACT_WAKING_TARGET_CPU]
-						 [i],
-				      NULL);
+			   "compact sched arrays of different lengths");
+	if (n)
+		sw_ts = cs->a[PF_COMPACT_SWITCH_TIMESTAMP][0];
+	if (m)
+		wk_ts = cs->a[PF_COMPACT_WAKING_TIMESTAMP][0];
+	while (!ret && (i < n || k < m)) {
+		if (i < n && (k == m || sw_ts <= wk_ts)) {
+			ret = compact_switch(r, cs, i, sw_ts, cpu, cpu_nr);
+			if (++i < n)
+				sw_ts += cs->a[PF_COMPACT_SWITCH_TIMESTAMP][i];
+		} else {
+			ret = compact_waking(r, cs, k, wk_ts, cpu, cpu_nr);
+			if (++k < m)
+				wk_ts += cs->a[PF_COMPACT_WAKING_TIMESTAMP][k];
+		}
 	}
 	return ret;
 }
@@ -646,9 +640,7 @@ static int compact_sched(struct reader *r, int cpu_nr,
 	if (!ret && c.bad)
 		ret = bad(r, c.p, "compact sched events that do not parse");
 	if (!ret)
-		ret = compact_switches(r, &cs, &r->st->cpus[cpu_nr], cpu_nr);
-	if (!ret)
-		ret = compact_wakings(r, &cs, cpu_nr);
+		ret = compact_events(r, &cs, &r->st->cpus[cpu_nr], cpu_nr);
 	for (i = 0; i <= PF_COMPACT_LAST_ARRAY; i++)
 		free(cs.a[i]);
 	free(cs.strings);
@@ -732,7 +724,7 @@ static int process_tree(struct reader *r, const unsigned char *data, size_t len)
 		/* A process names its main thread, unless the thread says. */
 		ret = add_thread(
 			r, id, f.number == PF_PROCESS_TREE_THREADS ? tgid : id,
-			(const char *)name.data, name.len);
+			(const char *)name.data, name.len, false);
 		if (ret)
 			return ret;
 	}
@@ -757,7 +749,7 @@ static int descriptor(struct reader *r, const unsigned char *data, size_t len,
 		else if (thread && f.number == PF_THREAD_DESCRIPTOR_NAME &&
 			 f.wire == VT_PB_WIRE_LEN && t->tid > 0) {
 			ret = add_thread(r, t->tid, t->pid,
-					 (const char *)f.data, f.len);
+					 (const char *)f.data, f.len, false);
 			if (ret)
 				return ret;
 		}
@@ -1004,13 +996,15 @@ static int cmp_item(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* By tid, the last name given last. */
+/* By tid, the name that holds last. */
 static int cmp_thread(const void *a, const void *b)
 {
 	const struct thread_name *x = a, *y = b;
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
+	if (x->from_sched != y->from_sched)
+		return x->from_sched ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
@@ -1129,16 +1123,14 @@ static int typed_index(struct vt_pf_input_state *st)
 	return 0;
 }
 
-static int load(struct reader *r, const char *path)
+static int parse(struct reader *r)
 {
 	struct vt_pf_input_state *st = r->st;
 	struct vt_pb_cursor c;
 	struct vt_pb_field_view f;
 	int ret;
 
-	ret = read_file(st, path);
-	if (!ret)
-		ret = typed_index(st);
+	ret = typed_index(st);
 	if (ret)
 		return ret;
 	c = vt_pb_cursor(st->buf, st->size);
@@ -1160,6 +1152,33 @@ static int load(struct reader *r, const char *path)
 	return build_slices(r->in);
 }
 
+/* Sets up @in and @r for parse(), its bytes still to be given. */
+static int start(struct vt_perfetto_input *in, struct reader *r, char *why,
+		 size_t why_size)
+{
+	memset(in, 0, sizeof(*in));
+	in->state = calloc(1, sizeof(*in->state));
+	if (!in->state)
+		return -ENOMEM;
+	r->in = in;
+	r->st = in->state;
+	r->st->msg = why;
+	r->st->msg_size = why_size;
+	vtrace_strtab_init(&r->st->name_tab);
+	return vtrace_slices_init(&in->slices);
+}
+
+static int finish(struct reader *r, int ret, const char *name, char *why,
+		  char *msg, size_t msg_size)
+{
+	if (ret && !*why)
+		snprintf(why, r->st->msg_size, "%s", strerror(-ret));
+	if (ret)
+		snprintf(msg, msg_size, "%s: %s", name, why);
+	r->st->msg = NULL;
+	return ret;
+}
+
 /**
  * vtrace_perfetto_load - read a Perfetto trace
  * @in: filled in; free with vtrace_perfetto_input_free() whatever the result
@@ -1173,31 +1192,51 @@ static int load(struct reader *r, const char *path)
 int vtrace_perfetto_load(struct vt_perfetto_input *in, const char *path,
 			 char *msg, size_t msg_size)
 {
-	struct reader r = { .in = in };
+	struct reader r;
 	char why[256] = "";
 	int ret;
 
-	memset(in, 0, sizeof(*in));
-	in->state = calloc(1, sizeof(*in->state));
-	if (!in->state)
-		return -ENOMEM;
-	r.st = in->state;
-	r.st->msg = why;
-	r.st->msg_size = sizeof(why);
-	vtrace_strtab_init(&r.st->name_tab);
-	ret = vtrace_slices_init(&in->slices);
-	if (!ret)
-		ret = load(&r, path);
-	if (ret && !*why)
-		snprintf(why, sizeof(why), "%s", strerror(-ret));
+	ret = start(in, &r, why, sizeof(why));
 	if (ret)
-		snprintf(msg, msg_size, "%s: %s", path, why);
-	r.st->msg = NULL;
-	return ret;
+		return ret;
+	ret = read_file(r.st, path);
+	if (!ret)
+		ret = parse(&r);
+	return finish(&r, ret, path, why, msg, msg_size);
 }
 
 /**
- * vtrace_perfetto_input_free - free what vtrace_perfetto_load() read
+ * vtrace_perfetto_parse - read a Perfetto trace held in memory
+ * @in: filled in; free with vtrace_perfetto_input_free() whatever the result
+ * @data: the trace's bytes (copied)
+ * @size: their number
+ * @msg: set to why they cannot be read, on failure
+ * @msg_size: size of @msg
+ *
+ * Return: 0, -EINVAL for bytes that are not a usable Perfetto trace, or
+ * another negative errno.
+ */
+int vtrace_perfetto_parse(struct vt_perfetto_input *in, const void *data,
+			  size_t size, char *msg, size_t msg_size)
+{
+	struct reader r;
+	char why[256] = "";
+	int ret;
+
+	ret = start(in, &r, why, sizeof(why));
+	if (ret)
+		return ret;
+	r.st->buf = malloc(size ? size : 1);
+	if (!r.st->buf)
+		return finish(&r, -ENOMEM, "trace", why, msg, msg_size);
+	memcpy(r.st->buf, data, size);
+	r.st->size = size;
+	return finish(&r, parse(&r), "trace", why, msg, msg_size);
+}
+
+/**
+ * vtrace_perfetto_input_free - free what vtrace_perfetto_load() or
+ *	vtrace_perfetto_parse() read
  * @in: the trace read
  */
 void vtrace_perfetto_input_free(struct vt_perfetto_input *in)
