@@ -36,37 +36,86 @@
 #                        that lost events, their overrun the loss, MARKERS
 #                        plain-text markers' parse failures and SWITCHES
 #                        mismatched sched_switch tids (pf_switch_mismatches)
+#   tb_find              tp_find for tracebox, Perfetto's recorder: sets $TB
+#   tb_top_save FILE     the tracefs top level's knobs that tracebox
+#                        changes even when told to use an instance, into
+#                        FILE ($tracefs is the tracefs mount)
+#   tb_top_restore FILE  puts back what changed since tb_top_save; sets
+#                        tb_changed to what it found changed
 #
 # VTRACE_PERFETTO_BIN_DIR names another folder holding
-# trace_processor_shell.xz.
+# trace_processor_shell.xz and tracebox.xz.
 
 tp_top=$(cd "$(dirname "${0}")/../.." && pwd)
 TP_XZ=${VTRACE_PERFETTO_BIN_DIR:-$tp_top/../shared/ref/perfetto/bin}/trace_processor_shell.xz
+
+# tp_unpack XZ NAME: $tp_bin set to NAME unpacked from XZ into $VT_TMP,
+# or tp_why says why not.
+tp_unpack()
+{
+	if [ ! -r "$1" ]; then
+		tp_why="no $1 (../shared is reference data, not part of the project)"
+		return 1
+	fi
+	if [ "$(uname -m)" != x86_64 ]; then
+		tp_why="$2 is built for x86-64 only"
+		return 1
+	fi
+	tp_dir=${VT_TMP:?}/tp-$(sha256sum < "$1" | cut -c1-16)
+	if [ ! -x "$tp_dir/$2" ]; then
+		mkdir -p "$tp_dir" &&
+		xz -dc "$1" > "$tp_dir/$2.part" &&
+		chmod +x "$tp_dir/$2.part" &&
+		mv "$tp_dir/$2.part" "$tp_dir/$2" || {
+			tp_why="cannot unpack $1"
+			return 1
+		}
+	fi
+	tp_bin=$tp_dir/$2
+}
 
 tp_find()
 {
 	if [ -n "${TP:-}" ] && [ -x "$TP" ]; then
 		return 0
 	fi
-	if [ ! -r "$TP_XZ" ]; then
-		tp_why="no $TP_XZ (../shared is reference data, not part of the project)"
-		return 1
+	tp_unpack "$TP_XZ" trace_processor_shell && TP=$tp_bin
+}
+
+tb_find()
+{
+	if [ -n "${TB:-}" ] && [ -x "$TB" ]; then
+		return 0
 	fi
-	if [ "$(uname -m)" != x86_64 ]; then
-		tp_why="trace_processor_shell is built for x86-64 only"
-		return 1
-	fi
-	tp_dir=${VT_TMP:?}/tp-$(sha256sum < "$TP_XZ" | cut -c1-16)
-	if [ ! -x "$tp_dir/trace_processor_shell" ]; then
-		mkdir -p "$tp_dir" &&
-		xz -dc "$TP_XZ" > "$tp_dir/tp.part" &&
-		chmod +x "$tp_dir/tp.part" &&
-		mv "$tp_dir/tp.part" "$tp_dir/trace_processor_shell" || {
-			tp_why="cannot unpack $TP_XZ"
-			return 1
-		}
-	fi
-	TP=$tp_dir/trace_processor_shell
+	tp_unpack "${TP_XZ%/*}/tracebox.xz" tracebox && TB=$tp_bin
+}
+
+# tb_knob KNOB: its value as written (trace_clock's [chosen] one, the
+# buffer size without "(expanded: ...)").
+tb_knob()
+{
+	case $1 in
+	trace_clock) sed 's/.*\[\(.*\)\].*/\1/' "$tracefs/trace_clock" ;;
+	*) sed 's/ .*//' "$tracefs/$1" ;;
+	esac
+}
+
+tb_top_save()
+{
+	for k in tracing_on buffer_size_kb trace_clock buffer_percent \
+		 current_tracer $(cd "$tracefs" && echo options/*); do
+		echo "$k $(tb_knob "$k")"
+	done > "$1"
+}
+
+tb_top_restore()
+{
+	tb_changed=
+	while read -r k v; do
+		[ "$(tb_knob "$k")" = "$v" ] && continue
+		tb_changed="$tb_changed $k=$(tb_knob "$k")"
+		echo "$v" > "$tracefs/$k"
+	done < "$1"
 }
 
 tp_query()

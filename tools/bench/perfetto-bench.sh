@@ -54,8 +54,7 @@ bench_setup perfetto
 VT_TMP=$work
 . "$top/selftests/vtrace_tool/perfetto_tp_check.sh"
 tp_find || { echo "perfetto-bench: $tp_why" >&2; exit 1; }
-xz -dc "$bin_dir/tracebox.xz" > "$work/tracebox"
-chmod +x "$work/tracebox"
+tb_find || { echo "perfetto-bench: $tp_why" >&2; exit 1; }
 bench_instance "$idir"
 
 # row NAME OFFERED KEPT LOST BYTES USER SYS
@@ -101,19 +100,7 @@ results+=("$(row "vtrace $reader" $((calls * 2)) "$kept" "$lost/$summary_lost" \
 # Even when told to use an instance it changes the top level (on this
 # host: tracing switched off, the buffer shrunk to its minimum, the trace
 # clock set to boot): what it changed is said and put back.
-top_knobs="tracing_on buffer_size_kb trace_clock buffer_percent current_tracer
-	$(cd $tracefs && echo options/*)"
-# knob_value KNOB: its value as written (trace_clock's [chosen] one, the
-# buffer size without "(expanded: ...)").
-knob_value() {
-	case $1 in
-	trace_clock) sed 's/.*\[\(.*\)\].*/\1/' $tracefs/trace_clock ;;
-	*) sed 's/ .*//' "$tracefs/$1" ;;
-	esac
-}
-for k in $top_knobs; do
-	echo "$k $(knob_value "$k")"
-done > "$work/top.before"
+tb_top_save "$work/top.before"
 cat > "$work/tracebox.cfg" << EOF
 buffers { size_kb: 65536 fill_policy: DISCARD }
 data_sources {
@@ -133,7 +120,7 @@ file_write_period_ms: 1000
 duration_ms: $(((secs + 2) * 1000))
 EOF
 /usr/bin/time -f '%U %S' -o "$work/time" \
-	"$work/tracebox" -c "$work/tracebox.cfg" --txt \
+	"$TB" -c "$work/tracebox.cfg" --txt \
 	-o "$work/tracebox.pftrace" > "$work/tracebox.log" 2>&1 &
 wrapper=$!
 until [ "$(cat "$idir/events/raw_syscalls/sys_exit/enable")" = 1 ]; do
@@ -143,12 +130,7 @@ done
 sleep 1
 calls=$("$work/storm" -r "$rate" -t "$secs")
 wait $wrapper || { tail "$work/tracebox.log" >&2; exit 1; }
-changed=
-while read -r k v; do
-	[ "$(knob_value "$k")" = "$v" ] && continue
-	changed+=" $k=$(knob_value "$k")"
-	echo "$v" > "$tracefs/$k"
-done < "$work/top.before"
+tb_top_restore "$work/top.before"
 read -r kept lost < <(kept_lost "$work/tracebox.pftrace")
 read -r u s < "$work/time"
 results+=("$(row "tracebox" $((calls * 2)) "$kept" "$lost" \
@@ -161,7 +143,7 @@ echo "| recorder         |    offered |       kept | lost      |       MB | CPU 
 echo "|------------------|------------|------------|-----------|----------|--------|-----------|------------|"
 printf '%s\n' "${results[@]}"
 echo "(vtrace's lost: the file's stats / its summary; CPU us/1k: per thousand events kept)"
-echo "top-level settings tracebox changed (put back):${changed:- none}"
+echo "top-level settings tracebox changed (put back):${tb_changed:- none}"
 echo
 # The goal: vtrace at most half tracebox's CPU per MB, and no more loss.
 printf '%s\n' "${results[@]}" | awk -F'|' '

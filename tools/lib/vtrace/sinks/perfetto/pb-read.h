@@ -48,11 +48,13 @@ struct vt_pb_field_view {
 	size_t len;
 };
 
+/* A cursor over @len bytes at @data (which may be NULL when @len is 0). */
 static inline struct vt_pb_cursor vt_pb_cursor(const void *data, size_t len)
 {
-	struct vt_pb_cursor c = { data, (const unsigned char *)data + len,
-				  false };
+	struct vt_pb_cursor c = { data, data, false };
 
+	if (len)
+		c.end += len;
 	return c;
 }
 

@@ -131,6 +131,7 @@
 #define PF_TRACK_EVENT_COUNTER_VALUE 30
 #define PF_TRACK_EVENT_TYPE_SLICE_BEGIN 1
 #define PF_TRACK_EVENT_TYPE_SLICE_END 2
+#define PF_TRACK_EVENT_TYPE_INSTANT 3
 #define PF_TRACK_EVENT_TYPE_COUNTER 4
 
 /* How an ftrace field's value is encoded in a typed message. */

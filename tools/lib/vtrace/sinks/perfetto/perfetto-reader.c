@@ -897,6 +897,13 @@ static int track_event(struct reader *r, uint32_t seq, uint64_t ts,
 	}
 	name = name ?: "";
 	switch (type) {
+	case PF_TRACK_EVENT_TYPE_INSTANT:
+		/* A slice of no length, as Perfetto shows it. */
+		n = asprintf(&text, "B|%d|%s", t->pid, name);
+		if (n < 0 || add_item(r, ts, t->tid, -1, text))
+			return -ENOMEM;
+		n = asprintf(&text, "E|%d", t->pid);
+		break;
 	case PF_TRACK_EVENT_TYPE_SLICE_BEGIN:
 		n = asprintf(&text, "B|%d|%s", t->pid, name);
 		break;
@@ -1270,33 +1277,21 @@ void vtrace_perfetto_input_free(struct vt_perfetto_input *in)
  * vtrace_perfetto_probe - whether @path holds a Perfetto trace
  * @path: the file
  *
- * By content: a Perfetto trace starts with a TracePacket field (tag 0x0a)
- * whose length fits in the file; a trace.dat, a method trace and text
- * start otherwise.
+ * By content: a Perfetto trace starts with a TracePacket field (tag
+ * 0x0a); a trace.dat, a method trace and text start otherwise. A file
+ * cut inside its first packet is still one, for the reader to refuse.
  *
  * Return: true for a Perfetto trace.
  */
 bool vtrace_perfetto_probe(const char *path)
 {
-	unsigned char head[11];
-	struct vt_pb_cursor c;
-	struct vt_pb_field_view f;
-	struct stat sb;
+	unsigned char tag = 0;
 	ssize_t n;
 	int fd;
 
 	if (vtrace_input_open(path, &fd))
 		return false;
-	n = read(fd, head, sizeof(head));
-	if (n <= 0 || fstat(fd, &sb)) {
-		close(fd);
-		return false;
-	}
+	n = read(fd, &tag, 1);
 	close(fd);
-	if (head[0] != (PF_TRACE_PACKET << 3 | VT_PB_WIRE_LEN))
-		return false;
-	c = vt_pb_cursor(head, n);
-	c.p++;
-	return vt_pb_read_varint(&c, &f.u) &&
-	       f.u <= (uint64_t)sb.st_size - (size_t)(c.p - head);
+	return n == 1 && tag == (PF_TRACE_PACKET << 3 | VT_PB_WIRE_LEN);
 }
