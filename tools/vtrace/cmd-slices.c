@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vtrace slices - the atrace slices, async slices and counters of a
- * trace.dat (and the function graph's kernel slices), or the method
- * slices of a dmtrace file. The building is the library's (slices.h).
+ * trace.dat (and the function graph's kernel slices) or a Perfetto trace
+ * (and its track events), or the method slices of a dmtrace file. The
+ * building is the library's (slices.h).
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -21,8 +22,9 @@ static void slices_usage(FILE *out)
 		"\n"
 		"Print the slices of FILE: a trace.dat's atrace markers (B/E per\n"
 		"thread, S/F async slices by pid, name and cookie, C counters, from\n"
-		"trace_marker or trace_printk) and function graph entries, or a\n"
-		"dmtrace method trace (.trace, or a .key/.data pair).\n"
+		"trace_marker or trace_printk) and function graph entries; a Perfetto\n"
+		"trace's markers and track events; or a dmtrace method trace\n"
+		"(.trace, or a .key/.data pair).\n"
 		"\n"
 		"  --json  {\"slices\":[{\"pid\",\"tid\",\"name\",\"ts\",\"dur\",\"depth\"}],\n"
 		"          \"async\":[{\"pid\",\"name\",\"cookie\",\"ts\",\"dur\"}],\n"
