@@ -14,6 +14,8 @@
 #	check		every test: host, then the default rig kernels (every kernel
 #			line, both arches); ends "N passed, N failed"
 #	check-all	the same on every rig kernel and arch
+#	check-packages	build the Debian packages, install them (DKMS builds
+#			the module), test and purge them (make check runs it)
 #	lint		the static checks (tools/rig/lint.sh; make check runs them too)
 #	bench		reader benchmarks: the host's tracefs, trace.dat readers
 #			(report, convert), libvtrace-atrace's
@@ -46,6 +48,9 @@ check:
 check-all:
 	tools/rig/check.sh --all
 
+check-packages:
+	tools/rig/check-packages.sh
+
 lint:
 	tools/rig/lint.sh
 
@@ -70,4 +75,4 @@ clean:
 	$(MAKE) -C tools/lib/atrace clean
 	$(MAKE) -C dts clean
 
-.PHONY: all module tools dtbs demo check check-all lint bench install clean
+.PHONY: all module tools dtbs demo check check-all check-packages lint bench install clean

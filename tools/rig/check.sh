@@ -81,6 +81,17 @@ part_start=$SECONDS
 tally "$top/.cache/rig/host.summary" host
 part_end host
 
+# run_guest TARGET - run-guest.sh; the 6.12 amd64 guest tests the vtrace.ko
+# DKMS built from the Debian package in the host run (check-packages.sh).
+run_guest() {
+	local ko="$top/.cache/rig/dkms/$1/vtrace.ko"
+	if [ -f "$ko" ]; then
+		VTRACE_GUEST_MODULE=$ko "$rig/run-guest.sh" "$1"
+	else
+		"$rig/run-guest.sh" "$1"
+	fi
+}
+
 # side_by_side TARGET... - run the guests at once, print each console
 # summary when all have ended (one alone is printed live).
 side_by_side() {
@@ -88,14 +99,14 @@ side_by_side() {
 	part_start=$SECONDS
 	if [ "$#" = 1 ]; then
 		echo "== guest: $1"
-		"$rig/run-guest.sh" "$1" | tee "$top/.cache/rig/$1.summary"
+		run_guest "$1" | tee "$top/.cache/rig/$1.summary"
 		tally "$top/.cache/rig/$1.summary" "$1"
 		part_end "guest: $1"
 		return
 	fi
 	echo "== guests side by side: $*"
 	for t in "$@"; do
-		"$rig/run-guest.sh" "$t" >"$top/.cache/rig/$t.summary" &
+		run_guest "$t" >"$top/.cache/rig/$t.summary" &
 	done
 	wait
 	for t in "$@"; do

@@ -8,6 +8,9 @@
 # non-zero exit without a failing result, a guest that did not reach the end,
 # or a kernel BUG/WARNING/Oops/Call Trace anywhere in the console or dmesg.
 #
+# With VTRACE_MODULE_SHA256 set, the module the guest loaded must be the
+# one of that hash (run-guest.sh's VTRACE_GUEST_MODULE).
+#
 # Prints one line per test and ends with "N passed, N failed, N skipped".
 # Under a failing test, its failed results follow, each after the test's
 # diagnostic lines that came before it: the cause, in CI's own output.
@@ -18,7 +21,7 @@ set -euo pipefail
 label=${1:?usage: console-check.sh LABEL CONSOLE_LOG}
 log=${2:?usage: console-check.sh LABEL CONSOLE_LOG}
 
-awk -v label="$label" '
+awk -v label="$label" -v want_module="${VTRACE_MODULE_SHA256:-}" '
 function finish_test(rc,   bad, why) {
 	bad = 0; why = ""
 	if (plan < 0) { bad = 1; why = "no KTAP plan" }
@@ -51,6 +54,7 @@ BEGIN { test = ""; kernel_bad = ""; done = 0; guest = 0; artifact = 0 }
 	finish_test(rc + 0)
 	next
 }
+/^### vtrace-module sha256=/ { module = substr($3, 8) }
 /^### vtrace-done/ { done++ }
 /^### vtrace-error / { errors = errors substr($0, 17) "; " }
 # A file sent back base64-framed may spell "Oops" by chance: its lines
@@ -87,6 +91,9 @@ END {
 	rig_result(guest && done == guest && errors == "", "run reached its end" \
 		(done != guest ? " (" done " of " guest " boots did)" : "") \
 		(errors != "" ? " (" errors ")" : ""))
+	if (want_module != "")
+		rig_result(module == want_module, "the module under test is the one given" \
+			" (sha256 " want_module ", loaded " (module != "" ? module : "none") ")")
 	rig_result(kernel_bad == "", "kernel log free of BUG/WARNING/Oops/Call Trace" \
 		(kernel_bad != "" ? " (first: " kernel_bad ")" : ""))
 	printf "%d passed, %d failed, %d skipped\n", total_pass, total_fail, total_skip

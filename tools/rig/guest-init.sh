@@ -49,6 +49,7 @@ run_tests() {
 		echo "### vtrace-error insmod $VTRACE_KO failed"
 		return
 	fi
+	echo "### vtrace-module sha256=$(sha256sum <"$VTRACE_KO" | cut -d' ' -f1)"
 	while read -r entry timeout_s; do
 		dir=${entry%%:*}
 		prog=${entry#*:}

@@ -7,7 +7,9 @@
 # check the console.  TARGET: one of fetch-kernel.sh's (6.12-amd64, 6.12-arm64,
 # 6.1-amd64, 5.10-amd64, 5.10-arm64, 7.3-amd64, 7.3-arm64).
 # VTRACE_SELFTESTS="vtrace ..." limits the selftests/ directories built and
-# run (default: all of them).
+# run (default: all of them).  VTRACE_GUEST_MODULE=KO tests that vtrace.ko
+# (the one DKMS built, check-packages.sh) instead of building the default
+# one; the console check then asserts that the guest loaded it.
 #
 # Without --demo, the guest runs the kselftests and the result of the console
 # check is printed by console-check.sh; the exit status is non-zero on any
@@ -69,12 +71,20 @@ copy_tree() {
 copy_tree "$top" "$work/src"
 copy_tree "$top" "$work/src-debug"
 
-log "building vtrace.ko for $KVER"
-make -s -C "$KDIR" "${kmake[@]}" M="$work/src" modules >"$work/build.log" 2>&1 ||
-	{ cat "$work/build.log" >&2; exit 1; }
+: >"$work/build.log"
+if [ -n "${VTRACE_GUEST_MODULE:-}" ]; then
+	log "vtrace.ko for $KVER: $VTRACE_GUEST_MODULE"
+	cp "$VTRACE_GUEST_MODULE" "$stage/vtrace/vtrace.ko"
+	export VTRACE_MODULE_SHA256
+	VTRACE_MODULE_SHA256=$(sha256sum <"$VTRACE_GUEST_MODULE" | cut -d' ' -f1)
+else
+	log "building vtrace.ko for $KVER"
+	make -s -C "$KDIR" "${kmake[@]}" M="$work/src" modules \
+		>>"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
+	cp "$work/src/vtrace.ko" "$stage/vtrace/vtrace.ko"
+fi
 make -s -C "$KDIR" "${kmake[@]}" M="$work/src-debug" VTRACE_DEBUG=1 modules \
 	>>"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
-cp "$work/src/vtrace.ko" "$stage/vtrace/vtrace.ko"
 cp "$work/src-debug/vtrace.ko" "$stage/vtrace/debug/vtrace.ko"
 
 # Userspace for the guest is linked statically: the initramfs has no libc.

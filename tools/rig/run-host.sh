@@ -4,7 +4,8 @@
 # run-host.sh - run every selftests/ directory on this machine's own kernel
 # and tracefs (tests that need vtrace.ko skip here: the host kernel cannot
 # load modules), plus the host-only checks: the helper's unit tests under
-# ASan/UBSan and a bounded libFuzzer run.  The output is framed exactly like a
+# ASan/UBSan, a bounded libFuzzer run and the Debian packages
+# (check-packages.sh).  The output is framed exactly like a
 # guest console, so console-check.sh judges both the same way.
 
 set -uo pipefail
@@ -18,6 +19,8 @@ top=$(cd "$rig/../.." && pwd)
 work="$top/.cache/rig/host"
 log="$work/console.log"
 mkdir -p "$work"
+# What check-packages.sh leaves for the 6.12 guest is this run's or none.
+rm -rf "$top/.cache/rig/dkms"
 
 tracefs=/sys/kernel/tracing
 if [ ! -e "$tracefs/trace" ]; then
@@ -63,6 +66,8 @@ frame() {
 				make -s -C "$top/selftests/vtrace_tool" "$check"
 		fi
 	done
+	# Last: it installs and purges packages on this machine.
+	frame rig:packages "$rig/check-packages.sh"
 	echo "### vtrace-done"
 } | tee "$log" >/dev/null
 

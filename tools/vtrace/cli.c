@@ -97,8 +97,9 @@ int cli_files_add(struct cli_files *files, char *name)
 
 /**
  * cli_load_categories - load the category files a command works with
- * @files: files given with -f; when none, $VTRACE_CATEGORIES or the
- *	Android default (which is skipped silently when it does not exist)
+ * @files: files given with -f; when none, $VTRACE_CATEGORIES, else the
+ *	Android default, else the board's (each skipped silently when it
+ *	does not exist)
  * @map: map to merge the files into
  * @diags: findings, for the caller to print
  *
@@ -108,6 +109,8 @@ int cli_files_add(struct cli_files *files, char *name)
 int cli_load_categories(const struct cli_files *files,
 			struct vtrace_catmap *map, struct vtrace_diags *diags)
 {
+	static const char *const defaults[] = { VTRACE_DEFAULT_CATEGORIES,
+						VTRACE_BOARD_CATEGORIES };
 	const char *env = getenv(VTRACE_CATEGORIES_ENV);
 	int ret = 0, err;
 	size_t i;
@@ -115,10 +118,11 @@ int cli_load_categories(const struct cli_files *files,
 	if (!files->nr && env && *env)
 		return vtrace_catmap_load(map, env, diags);
 	if (!files->nr) {
-		if (access(VTRACE_DEFAULT_CATEGORIES, F_OK) && errno == ENOENT)
-			return 0;
-		return vtrace_catmap_load(map, VTRACE_DEFAULT_CATEGORIES,
-					  diags);
+		for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
+			if (!access(defaults[i], F_OK) || errno != ENOENT)
+				return vtrace_catmap_load(map, defaults[i],
+							  diags);
+		return 0;
 	}
 	for (i = 0; i < files->nr; i++) {
 		err = vtrace_catmap_load(map, files->names[i], diags);

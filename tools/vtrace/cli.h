@@ -20,6 +20,15 @@
 #define VTRACE_CATEGORIES_ENV "VTRACE_CATEGORIES"
 
 /*
+ * The board's own category file, read when the Android one is absent:
+ * $(SYSCONFDIR)/vtrace/atrace_categories.txt of the build (the Debian
+ * package's /etc/vtrace/atrace_categories.txt).
+ */
+#ifndef VTRACE_BOARD_CATEGORIES
+#define VTRACE_BOARD_CATEGORIES "/usr/local/etc/vtrace/atrace_categories.txt"
+#endif
+
+/*
  * The largest -b: TraceConfig's buffer_size_kb is a uint32. The longest
  * -t of a recording: about 31 years, past any use.
  */

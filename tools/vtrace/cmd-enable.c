@@ -28,7 +28,8 @@ static void switch_usage(FILE *out, const char *cmd)
 		"reported. All or nothing: if one write fails, every event this\n"
 		"command switched is switched back.\n\n"
 		"  -f, --file FILE    category file (repeatable; default $VTRACE_CATEGORIES\n"
-		"                     or " VTRACE_DEFAULT_CATEGORIES ")\n"
+		"                     or " VTRACE_DEFAULT_CATEGORIES ",\n"
+		"                     then " VTRACE_BOARD_CATEGORIES ")\n"
 		"  --instance NAME    work in tracefs instance NAME%s\n",
 		!strcmp(cmd, "enable") ? "Enable" : "Disable",
 		!strcmp(cmd, "enable") ? " (created if missing)" : "");

@@ -63,7 +63,7 @@ $(LIBATRACE): $(LIBATRACE_OBJS)
 	$(AR) rcs $@ $^
 
 $(LIBATRACE_SO): $(LIBATRACE_OBJS) $(LIBATRACE_DIR)/libvtrace-atrace.map
-	$(CC) $(CFLAGS) -shared -Wl,-soname,$(LIBATRACE_SONAME) \
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIBATRACE_SONAME) \
 		-Wl,--version-script=$(LIBATRACE_DIR)/libvtrace-atrace.map \
 		-o $@ $(LIBATRACE_OBJS) $(LIBATRACE_LIBS)
 

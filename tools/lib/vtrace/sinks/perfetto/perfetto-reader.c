@@ -38,8 +38,10 @@ struct item {
 	char *text;
 };
 
-/* A thread's name; @from_sched: a scheduler event's comm, which the
- * process tree and track descriptors override. */
+/*
+ * A thread's name; @from_sched: a scheduler event's comm, which the
+ * process tree and track descriptors override.
+ */
 struct thread_name {
 	int tid;
 	int pid;
@@ -244,6 +246,14 @@ static int add_thread(struct reader *r, int tid, int pid, const char *name,
 	return 0;
 }
 
+/* Strings come length-delimited, numbers as varints. */
+static bool wire_fits(const struct vt_pf_value *v, enum vt_pb_wire wire)
+{
+	if (v->kind == VT_PF_VALUE_STR)
+		return wire == VT_PB_WIRE_LEN;
+	return wire != VT_PB_WIRE_LEN;
+}
+
 /* The value of a field in a typed message, as its table says. */
 static int typed_value(struct reader *r, struct vt_pf_event *e,
 		       const struct pf_typed_event *t,
@@ -271,7 +281,7 @@ static int typed_value(struct reader *r, struct vt_pf_event *e,
 	}
 	if (!v)
 		return -ENOMEM;
-	if ((v->kind == VT_PF_VALUE_STR) != (f->wire == VT_PB_WIRE_LEN))
+	if (!wire_fits(v, f->wire))
 		return bad(r, f->data ? f->data : r->st->buf,
 			   "an ftrace field of the wrong wire type");
 	v->str = (const char *)f->data;
@@ -311,7 +321,7 @@ static int generic_field(struct reader *r, struct vt_pf_event *e,
 							   VT_PF_VALUE_UINT);
 	if (!v)
 		return -ENOMEM;
-	if ((v->kind == VT_PF_VALUE_STR) != (val.wire == VT_PB_WIRE_LEN))
+	if (!wire_fits(v, val.wire))
 		return bad(
 			r, data,
 			"a generic ftrace event field of the wrong wire type");
@@ -836,9 +846,11 @@ static int interned_data(struct reader *r, uint32_t seq,
 			    g.wire == VT_PB_WIRE_VARINT)
 				in.iid = g.u;
 			else if (g.number == PF_EVENT_NAME_NAME &&
-				 g.wire == VT_PB_WIRE_LEN &&
-				 !(in.name = intern(r, g.data, g.len)))
-				return -ENOMEM;
+				 g.wire == VT_PB_WIRE_LEN) {
+				in.name = intern(r, g.data, g.len);
+				if (!in.name)
+					return -ENOMEM;
+			}
 		}
 		if (m.bad)
 			return bad(r, m.p,
@@ -878,11 +890,12 @@ static int track_event(struct reader *r, uint32_t seq, uint64_t ts,
 			 f.wire == VT_PB_WIRE_VARINT)
 			name = iid_name(st, seq, f.u);
 		else if (f.number == PF_TRACK_EVENT_NAME &&
-			 f.wire == VT_PB_WIRE_LEN &&
-			 !(name = intern(r, f.data, f.len)))
-			return -ENOMEM;
-		else if (f.number == PF_TRACK_EVENT_COUNTER_VALUE &&
-			 f.wire == VT_PB_WIRE_VARINT)
+			 f.wire == VT_PB_WIRE_LEN) {
+			name = intern(r, f.data, f.len);
+			if (!name)
+				return -ENOMEM;
+		} else if (f.number == PF_TRACK_EVENT_COUNTER_VALUE &&
+			   f.wire == VT_PB_WIRE_VARINT)
 			value = (int64_t)f.u;
 	}
 	if (c.bad)
