@@ -38,7 +38,7 @@ inc="-I$lib/include -iquote $lib -I$top/tools/lib/atrace/include -DVTRACE_HAVE_T
 clang $san -fsanitize=fuzzer -D_GNU_SOURCE $inc -I"$cli" \
 	$(pkg-config --cflags $pkgs) -o "$out/fuzz_report" \
 	"$here/fuzz_report.c" "$cli/cmd-report.c" "$cli/cli.c" \
-	"$cli/report-dmtrace.c" "$cli/slices-load.c" \
+	"$cli/report-dmtrace.c" "$cli/report-perfetto.c" "$cli/slices-load.c" \
 	$(find "$lib" -name '*.c' | sort) $(pkg-config --libs $pkgs)
 # shellcheck disable=SC2046,SC2086
 clang $san -D_GNU_SOURCE $inc $(pkg-config --cflags libtracefs) \
