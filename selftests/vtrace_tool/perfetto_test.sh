@@ -37,8 +37,13 @@ WRITER_TEST=${PERFETTO_WRITER_TEST:-$here/perfetto_writer_test}
 tracefs=/sys/kernel/tracing
 work=$(mktemp -d /tmp/vtrace_pf.XXXXXX)
 VT_TMP=$work
+late=vtrace_pf_late_$$
 cleanup() {
 	mountpoint -q "$work/small" && umount "$work/small"
+	if [ -d "$tracefs/instances/$late" ]; then
+		echo 0 > "$tracefs/instances/$late/events/enable"
+		rmdir "$tracefs/instances/$late"
+	fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -62,7 +67,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/events" ] ||
 	ktap_skip_all "needs root, tracefs, trace-cmd, $VTRACE and $WRITER_TEST"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 20
+ktap_set_plan 21
 
 schema=1
 pf_schema || schema=0
@@ -396,6 +401,43 @@ print(os.getpid(), *[t.native_id for t in ts])' > "$work/tgid.ids"
 			ktap_print_msg "thread $t: $(grep -c "^$t " "$work/tgid.map") listed, $(grep -c "pid: $t\$" "$work/tgid.txt") pid fields, saved_tgids: $(grep "^$t " $tracefs/saved_tgids)"
 		done
 		ktap_test_fail "record_perfetto_tgids"
+	fi
+fi
+
+# 21: the recorder reads formats as records need them: an event of a
+# system not asked for, enabled in the instance by someone else during
+# the recording, is written with its fields named, as the others are.
+mkdir "$tracefs/instances/$late"
+"$VTRACE" record --instance "$late" -e sched/sched_switch -t 1.5 \
+	-o "$work/late.pftrace" > "$work/late.out" 2>&1 &
+recorder=$!
+n=0
+until grep -q sched_switch "$tracefs/instances/$late/set_event" || [ $n -ge 300 ]; do
+	sleep 0.01
+	n=$((n + 1))
+done
+sleep 0.5
+echo 1 > "$tracefs/instances/$late/events/timer/hrtimer_start/enable"
+wait $recorder
+rc=$?
+echo 0 > "$tracefs/instances/$late/events/timer/hrtimer_start/enable"
+rmdir "$tracefs/instances/$late"
+if [ $schema = 0 ]; then
+	ktap_test_skip "record_perfetto_late_event: $pf_schema_why"
+else
+	recorded=$(sed -n 's/^vtrace: recorded \([0-9]*\) events .*/\1/p' "$work/late.out")
+	pf_decode "$work/late.pftrace" > "$work/late.txt"
+	pf_event_counts "$work/late.txt" > "$work/late.counts"
+	total=$(awk '{ n += $2 } END { print n + 0 }' "$work/late.counts")
+	timers=$(awk '$1 == "hrtimer_start" { print $2 }' "$work/late.counts")
+	# Every hrtimer_start names its fields (function, expires, ...).
+	named=$(grep -c '^ *name: "function"$' "$work/late.txt")
+	if [ $rc = 0 ] && [ "$total" = "$recorded" ] &&
+	   [ "${timers:-0}" -gt 0 ] && [ "$named" = "$timers" ]; then
+		ktap_test_pass "record_perfetto_late_event ($timers of $recorded events)"
+	else
+		ktap_print_msg "exit $rc, recorded ${recorded:-?}, in the trace $total, hrtimer_start ${timers:-0}, with a named function field $named"
+		ktap_test_fail "record_perfetto_late_event"
 	fi
 fi
 

@@ -171,10 +171,16 @@ tc_cpu_events()
 # recorded, an atrace B| (written by write(2)) nests in the write's
 # slice, which its sys_exit ends first: Perfetto then counts a
 # misplaced_end_event for up to each E|, as for a phone's trace; the want
-# line says "<=E".
+# line says "<=E". A CPU whose recording lost events (trace-cmd
+# report's "CPU:N [... EVENTS DROPPED]", as trace-cmd record may on a
+# loaded machine) has its ftrace_cpu_has_data_loss.
 tc_expected_stats()
 {
 	trace-cmd report -N -t -i "$1" 2> /dev/null | awk '
+	/CPU:[0-9]+ \[([0-9]+ )?EVENTS DROPPED\]/ {
+		match($0, /CPU:[0-9]+/)
+		lost_cpu[substr($0, RSTART + 4, RLENGTH - 4) + 0] = 1
+	}
 	match($0, /\[[0-9]+\] *[0-9.]+: print: +[^ ]+: /) {
 		text = substr($0, RSTART + RLENGTH)
 		if (text !~ /^[BCEFGHINSTU]\|/)
@@ -200,6 +206,8 @@ tc_expected_stats()
 			print "systrace_parse_failure [NULL]", failures
 		if (ends && sys_exits)
 			print "misplaced_end_event [NULL] <=" ends
+		for (c in lost_cpu)
+			print "ftrace_cpu_has_data_loss", c, 1
 	}' | sort
 }
 

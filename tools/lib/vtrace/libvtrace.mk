@@ -21,6 +21,7 @@ LIBVTRACE_SRCS += base/state-dir.c
 LIBVTRACE_SRCS += base/state-lock.c
 LIBVTRACE_SRCS += base/strtab.c
 LIBVTRACE_SRCS += base/test-phase.c
+LIBVTRACE_SRCS += tracefs/event-formats.c
 LIBVTRACE_SRCS += tracefs/events.c
 LIBVTRACE_SRCS += tracefs/instance.c
 LIBVTRACE_SRCS += tracefs/journal.c

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -94,6 +95,56 @@ int vtrace_read_all(int fd, void *buf, size_t len)
 		len -= n;
 	}
 	return 0;
+}
+
+/**
+ * vtrace_read_file - read a whole file into memory
+ * @path: the file (a proc or tracefs file, whose size stat cannot tell)
+ * @lenp: set to the bytes read
+ *
+ * Return: the bytes, followed by a NUL the length leaves out, for the
+ * caller to free(); NULL with errno set when it cannot be opened or read.
+ */
+char *vtrace_read_file(const char *path, size_t *lenp)
+{
+	size_t len = 0, size = 1 << 20;
+	char *data, *p;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	data = malloc(size);
+	while (data) {
+		if (len + 1 == size) {
+			size *= 2;
+			p = realloc(data, size);
+			if (!p) {
+				free(data);
+				data = NULL;
+				errno = ENOMEM;
+				break;
+			}
+			data = p;
+		}
+		n = read(fd, data + len, size - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(data);
+			data = NULL;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	if (data)
+		data[len] = '\0';
+	*lenp = len;
+	return data;
 }
 
 /**

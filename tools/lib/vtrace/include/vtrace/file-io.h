@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * Whole positioned reads and writes, for the library's file formats, a
- * whole read of what a pipe holds, and
+ * whole read of what a pipe holds, a whole proc or tracefs file, and
  * the one way the library opens a file it is given to read.
  * Internal to the library.
  */
@@ -14,6 +14,7 @@
 int vtrace_pwrite_all(int fd, const void *buf, size_t len, off_t off);
 int vtrace_pread_all(int fd, void *buf, size_t len, off_t off);
 int vtrace_read_all(int fd, void *buf, size_t len);
+char *vtrace_read_file(const char *path, size_t *lenp);
 
 /*
  * vtrace_input_open()'s error for an input that is not a regular file (a FIFO,

@@ -26,11 +26,13 @@
 
 #include <vtrace/output-file.h>
 #include "sinks/perfetto/perfetto-writer.h"
+#include "tracefs/event-formats.h"
 
 /**
  * struct perfetto_sink - a recording being written as a Perfetto trace
  * @file: the output
- * @tep: every event's format, cmdlines at the end
+ * @formats: the formats of the events met so far, cmdlines at the end
+ * @tep: @formats' tep
  * @kbufs: a sub-buffer decoder per CPU
  * @nr_cpus: entries in @kbufs
  * @pf: the writer
@@ -39,6 +41,7 @@
  */
 struct perfetto_sink {
 	struct vt_output_file file;
+	struct vt_formats formats;
 	struct tep_handle *tep;
 	struct kbuffer **kbufs;
 	int nr_cpus;
@@ -91,12 +94,13 @@ static int perfetto_begin(struct vtrace_sink *sink,
 	enum kbuffer_endian endian;
 	int cpu, ret;
 
-	ps->tep = tracefs_local_events(NULL);
-	if (!ps->tep) {
+	ret = vt_formats_init(&ps->formats, info->instance);
+	if (ret) {
 		snprintf(ps->err, sizeof(ps->err),
 			 "reading the event formats from tracefs failed");
-		return -EIO;
+		return ret;
 	}
+	ps->tep = ps->formats.tep;
 	lsize = tep_get_long_size(ps->tep) == 4 ? KBUFFER_LSIZE_4 :
 						  KBUFFER_LSIZE_8;
 	endian = tep_is_local_bigendian(ps->tep) ? KBUFFER_ENDIAN_BIG :
@@ -114,6 +118,7 @@ static int perfetto_begin(struct vtrace_sink *sink,
 	}
 
 	opts.tep = ps->tep;
+	opts.formats = &ps->formats;
 	if (info->clock && strcmp(info->clock, "boot"))
 		opts.have_clock_pair = clock_pair(
 			info->instance, &opts.ftrace_ts, &opts.boot_ts);
@@ -241,7 +246,7 @@ static void perfetto_destroy(struct vtrace_sink *sink)
 	for (cpu = 0; cpu < ps->nr_cpus; cpu++)
 		kbuffer_free(ps->kbufs[cpu]);
 	free(ps->kbufs);
-	tep_free(ps->tep);
+	vt_formats_release(&ps->formats);
 	pthread_mutex_destroy(&ps->lock);
 	free(ps);
 }

@@ -18,6 +18,7 @@
 #include "sinks/perfetto/perfetto-format.h"
 #include "sinks/perfetto/perfetto-translate.h"
 #include "sinks/perfetto/protobuf.h"
+#include "tracefs/event-formats.h"
 
 enum enc_how {
 	ENC_GENERIC,
@@ -131,7 +132,8 @@ static void find_counter(struct pf_event_enc *enc, struct tep_event *event)
 	}
 }
 
-static struct pf_event_enc *make_enc(struct tep_event *event)
+static struct pf_event_enc *make_enc(struct vt_pf_translator *tr,
+				     struct tep_event *event)
 {
 	const struct pf_typed_event *typed;
 	struct tep_format_field *f;
@@ -157,11 +159,67 @@ static struct pf_event_enc *make_enc(struct tep_event *event)
 		    !strcmp(event->name, "bputs"))) {
 		/* Their text is a format and arguments: print it. */
 		enc->how = ENC_PRINTK;
+		if (tr->formats && vt_formats_need_printk(tr->formats)) {
+			free(enc);
+			return NULL;
+		}
 		text = strcmp(event->name, "bprint") ? "str" : "buf";
 		enc->text_field = tep_find_field(event, text);
 	}
 	find_counter(enc, event);
 	return enc;
+}
+
+/*
+ * A number of @size bytes at @p: in line in this machine's byte order,
+ * as tep_read_number() (a call per field, on the path of every event)
+ * where the records are in the other.
+ */
+static uint64_t load(const struct vt_pf_translator *tr, const void *p, int size)
+{
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	if (!tr->native)
+		return tep_read_number(tr->tep, p, size);
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2:
+		memcpy(&v16, p, sizeof(v16));
+		return v16;
+	case 4:
+		memcpy(&v32, p, sizeof(v32));
+		return v32;
+	case 8:
+		memcpy(&v64, p, sizeof(v64));
+		return v64;
+	default:
+		return 0;
+	}
+}
+
+static int common_field(const struct vt_pf_translator *tr,
+			const struct tep_format_field *f,
+			const struct tep_record *record)
+{
+	if (!f || f->offset + f->size > record->size)
+		return -1;
+	return (int)load(tr, (const unsigned char *)record->data + f->offset,
+			 f->size);
+}
+
+int vt_pf_record_pid(const struct vt_pf_translator *tr,
+		     const struct tep_record *record)
+{
+	return common_field(tr, tr->pid, record);
+}
+
+int vt_pf_record_type(const struct vt_pf_translator *tr,
+		      const struct tep_record *record)
+{
+	return common_field(tr, tr->type, record);
 }
 
 static struct pf_event_enc *get_enc(struct vt_pf_translator *tr,
@@ -172,12 +230,14 @@ static struct pf_event_enc *get_enc(struct vt_pf_translator *tr,
 	size_t n;
 	int id;
 
-	id = tep_data_type(tr->tep, record);
+	id = vt_pf_record_type(tr, record);
 	if (id < 0)
 		return NULL;
 	if ((size_t)id < tr->nr_encs && tr->encs[id])
 		return tr->encs[id];
 	event = tep_find_event(tr->tep, id);
+	if (!event && tr->formats && !vt_formats_need(tr->formats, id))
+		event = tep_find_event(tr->tep, id);
 	if (!event)
 		return NULL;
 	if ((size_t)id >= tr->nr_encs) {
@@ -190,7 +250,7 @@ static struct pf_event_enc *get_enc(struct vt_pf_translator *tr,
 		tr->encs = encs;
 		tr->nr_encs = n;
 	}
-	tr->encs[id] = make_enc(event);
+	tr->encs[id] = make_enc(tr, event);
 	return tr->encs[id];
 }
 
@@ -199,7 +259,7 @@ static uint64_t read_number(struct vt_pf_translator *tr,
 			    const struct tep_format_field *f,
 			    const unsigned char *p)
 {
-	uint64_t v = tep_read_number(tr->tep, p, f->size);
+	uint64_t v = load(tr, p, f->size);
 
 	if (!(f->flags & TEP_FIELD_IS_SIGNED))
 		return v;
@@ -238,7 +298,7 @@ static bool field_bytes(struct vt_pf_translator *tr,
 		*len = n;
 		return true;
 	}
-	loc = tep_read_number(tr->tep, data + f->offset, f->size);
+	loc = load(tr, data + f->offset, f->size);
 	start = loc & 0xffff;
 	n = loc >> 16 & 0xffff;
 	if (f->flags & TEP_FIELD_IS_RELATIVE)
@@ -273,7 +333,7 @@ static void put_typed(struct vt_pf_translator *tr, struct vt_pb *pb,
 	uint64_t v;
 	int n;
 
-	vt_pb_begin(pb, enc->typed->number);
+	vt_pb_begin_short(pb, enc->typed->number);
 	for (n = 0; enc->typed->fields[n].name; n++) {
 		f = enc->typed_fields[n];
 		pff = &enc->typed->fields[n];
@@ -289,8 +349,7 @@ static void put_typed(struct vt_pf_translator *tr, struct vt_pb *pb,
 			for (i = 0; i + f->elementsize <= len;
 			     i += f->elementsize)
 				vt_pb_varint(pb, pff->number,
-					     tep_read_number(tr->tep, p + i,
-							     f->elementsize));
+					     load(tr, p + i, f->elementsize));
 			continue;
 		}
 		if (f->offset + (size_t)f->size > (size_t)record->size)
@@ -328,7 +387,7 @@ static void put_array_field(struct vt_pf_translator *tr, struct vt_pb *pb,
 	trace_seq_putc(&tr->seq, '{');
 	for (i = 0; i + esize <= len; i += esize)
 		trace_seq_printf(&tr->seq, "%s%llu", i ? "," : "",
-				 tep_read_number(tr->tep, p + i, esize));
+				 (unsigned long long)load(tr, p + i, esize));
 	trace_seq_putc(&tr->seq, '}');
 	vt_pb_bytes(pb, PF_GENERIC_FIELD_STR_VALUE, tr->seq.buffer,
 		    tr->seq.len);
@@ -354,10 +413,10 @@ static void put_generic(struct vt_pf_translator *tr, struct vt_pb *pb,
 	struct tep_format_field *f;
 	uint64_t v;
 
-	vt_pb_begin(pb, PF_EVENT_GENERIC);
+	vt_pb_begin_short(pb, PF_EVENT_GENERIC);
 	vt_pb_string(pb, PF_GENERIC_EVENT_NAME, enc->event->name);
 	for (f = enc->event->format.fields; f; f = f->next) {
-		vt_pb_begin(pb, PF_GENERIC_FIELD);
+		vt_pb_begin_short(pb, PF_GENERIC_FIELD);
 		vt_pb_string(pb, PF_GENERIC_FIELD_NAME, f->name);
 		if (f == enc->text_field) {
 			put_event_text(tr, pb, record);
@@ -424,12 +483,21 @@ static int get_counters(struct vt_pf_translator *tr,
 	return n;
 }
 
-void vt_pf_translator_init(struct vt_pf_translator *tr, struct tep_handle *tep)
+void vt_pf_translator_init(struct vt_pf_translator *tr, struct tep_handle *tep,
+			   struct vt_formats *formats)
 {
+	/* Every event has the same common fields: any one tells them. */
+	struct tep_event *any =
+		tep_get_events_count(tep) ? tep_get_event(tep, 0) : NULL;
+
 	tr->tep = tep;
+	tr->formats = formats;
 	tr->encs = NULL;
 	tr->nr_encs = 0;
 	trace_seq_init(&tr->seq);
+	tr->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
+	tr->type = any ? tep_find_common_field(any, "common_type") : NULL;
+	tr->pid = any ? tep_find_common_field(any, "common_pid") : NULL;
 }
 
 int vt_pf_translate(struct vt_pf_translator *tr, struct vt_pb *pb,

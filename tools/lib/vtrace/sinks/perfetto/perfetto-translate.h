@@ -11,6 +11,7 @@
 #ifndef _VTRACE_PERFETTO_TRANSLATE_H
 #define _VTRACE_PERFETTO_TRANSLATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,7 @@
 struct pf_event_enc;
 struct tep_handle;
 struct tep_record;
+struct vt_formats;
 struct vt_pb;
 
 /* Counter values one event gives at the most. */
@@ -29,16 +31,24 @@ struct vt_pb;
 /**
  * struct vt_pf_translator - how each event is translated
  * @tep: the events' formats
+ * @formats: where @tep takes more from, NULL when it holds them all
  * @encs: by event id, how its records are encoded, worked out on the
  *	first one; NULL for an id not met yet
  * @nr_encs: the length of @encs
  * @seq: where a field's or an event's text is formatted
+ * @native: the records are in this machine's byte order
+ * @type: the common_type field, NULL when the formats have none
+ * @pid: the common_pid field, NULL when the formats have none
  */
 struct vt_pf_translator {
 	struct tep_handle *tep;
+	struct vt_formats *formats;
 	struct pf_event_enc **encs;
 	size_t nr_encs;
 	struct trace_seq seq;
+	bool native;
+	const struct tep_format_field *type;
+	const struct tep_format_field *pid;
 };
 
 /**
@@ -55,8 +65,31 @@ struct vt_pf_counter {
  * vt_pf_translator_init - start translating the events of @tep
  * @tr: the translator
  * @tep: the events' formats, valid until vt_pf_translator_release()
+ * @formats: where @tep takes more formats from as records need them, or
+ *	NULL when it holds them all
  */
-void vt_pf_translator_init(struct vt_pf_translator *tr, struct tep_handle *tep);
+void vt_pf_translator_init(struct vt_pf_translator *tr, struct tep_handle *tep,
+			   struct vt_formats *formats);
+
+/**
+ * vt_pf_record_pid - the pid that wrote a record
+ * @tr: the translator
+ * @record: the record
+ *
+ * Return: its common_pid, or -1 where the record is too short for it.
+ */
+int vt_pf_record_pid(const struct vt_pf_translator *tr,
+		     const struct tep_record *record);
+
+/**
+ * vt_pf_record_type - a record's event id
+ * @tr: the translator
+ * @record: the record
+ *
+ * Return: its common_type, or -1 where the record is too short for it.
+ */
+int vt_pf_record_type(const struct vt_pf_translator *tr,
+		      const struct tep_record *record);
 
 /**
  * vt_pf_translate - an ftrace record as an FtraceEvent's body

@@ -256,7 +256,7 @@ int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
 	for (i = 0; i < pf->ncpus; i++)
 		vt_pb_init(&pf->cpus[i].pb);
 	vt_pb_init(&pf->misc);
-	vt_pf_translator_init(&pf->tr, pf->tep);
+	vt_pf_translator_init(&pf->tr, pf->tep, opts->formats);
 	find_print(pf);
 
 	/* The sequence starts with no interned or track state. */
@@ -380,7 +380,7 @@ static int note_marker_tgid(struct vt_perfetto *pf, int tid,
 	int ret;
 
 	if (!f || tid <= 0 || tgid_of(pf, tid) ||
-	    tep_data_type(pf->tep, record) != pf->print_id ||
+	    vt_pf_record_type(&pf->tr, record) != pf->print_id ||
 	    f->offset >= record->size)
 		return 0;
 	if (vt_marker_parse((const char *)record->data + f->offset,
@@ -415,13 +415,13 @@ int vt_perfetto_add_record(struct vt_perfetto *pf, struct tep_record *record)
 	if (!c->open)
 		bundle_begin(pf, cpu, record->ts);
 
-	pid = tep_data_pid(pf->tep, record);
+	pid = vt_pf_record_pid(&pf->tr, record);
 	ret = note_pid(pf, pid);
 	if (!ret)
 		ret = note_marker_tgid(pf, pid, record);
 	if (ret)
 		return fail(pf, ret, "out of memory");
-	vt_pb_begin(pb, PF_BUNDLE_EVENT);
+	vt_pb_begin_short(pb, PF_BUNDLE_EVENT);
 	vt_pb_varint(pb, PF_EVENT_TIMESTAMP, record->ts);
 	vt_pb_varint(pb, PF_EVENT_PID, (uint32_t)pid);
 	nr_counters = vt_pf_translate(&pf->tr, pb, record, counters);

@@ -35,11 +35,14 @@
 struct tep_handle;
 struct tep_record;
 struct vt_perfetto;
+struct vt_formats;
 
 /**
  * struct vt_perfetto_opts - how to write a Perfetto trace
  * @tep: the events' formats, saved cmdlines and printk formats; must
  *	stay valid until vt_perfetto_free()
+ * @formats: where @tep takes more formats from as records need them
+ *	(a recording's); NULL when it holds them all (a file's)
  * @ncpus: records come from CPUs 0..@ncpus-1
  * @clock: the tracefs trace_clock the timestamps are in; NULL or "boot"
  *	for CLOCK_BOOTTIME, which Perfetto assumes
@@ -51,6 +54,7 @@ struct vt_perfetto;
  */
 struct vt_perfetto_opts {
 	struct tep_handle *tep;
+	struct vt_formats *formats;
 	int ncpus;
 	const char *clock;
 	bool have_clock_pair;

@@ -67,13 +67,14 @@ int vt_pb_grow(struct vt_pb *pb, size_t need)
 }
 
 /**
- * vt_pb_begin - open a nested message field
+ * vt_pb_open - open a nested message field, keeping room for its length
  * @pb: the buffer
  * @field: the field number of the message in its parent
+ * @reserve: bytes kept for the length, 1 to %VT_PB_LEN_RESERVE
  *
- * Fields written until the matching vt_pb_end() belong to the message.
+ * What vt_pb_begin() and vt_pb_begin_short() do.
  */
-void vt_pb_begin(struct vt_pb *pb, uint32_t field)
+void vt_pb_open(struct vt_pb *pb, uint32_t field, unsigned int reserve)
 {
 	if (pb->depth == VT_PB_MAX_DEPTH) {
 		if (!pb->err)
@@ -81,37 +82,40 @@ void vt_pb_begin(struct vt_pb *pb, uint32_t field)
 		return;
 	}
 	vt_pb_tag(pb, field, VT_PB_LEN);
-	if (vt_pb_room(pb, VT_PB_LEN_RESERVE))
+	if (vt_pb_room(pb, reserve))
 		return;
-	pb->len += VT_PB_LEN_RESERVE;
+	pb->len += reserve;
+	pb->reserve[pb->depth] = reserve;
 	pb->open[pb->depth++] = pb->len;
 }
 
 /**
- * vt_pb_end - close the innermost open message
+ * vt_pb_close - close the innermost open message
  * @pb: the buffer
  *
- * Writes the message's length in front of it, as the shortest varint.
+ * What vt_pb_end() does where the length does not fit the room kept.
  */
-void vt_pb_end(struct vt_pb *pb)
+void vt_pb_close(struct vt_pb *pb)
 {
 	unsigned char len_bytes[VT_PB_LEN_RESERVE + 1];
-	size_t body, len, n;
+	size_t body, len, n, reserve;
 	unsigned char *start;
 
 	if (pb->err || !pb->depth)
 		return;
 	body = pb->open[--pb->depth];
+	reserve = pb->reserve[pb->depth];
 	len = pb->len - body;
 	if (len > VT_PB_LEN_MAX) {
 		pb->err = -EFBIG;
 		return;
 	}
 	n = vt_pb_put_varint(len_bytes, len) - len_bytes;
-	start = pb->buf + body - VT_PB_LEN_RESERVE;
-	memcpy(start, len_bytes, n);
-	if (n < VT_PB_LEN_RESERVE) {
+	if (n > reserve && vt_pb_room(pb, n - reserve))
+		return;
+	start = pb->buf + body - reserve;
+	if (n != reserve)
 		memmove(start + n, pb->buf + body, len);
-		pb->len -= VT_PB_LEN_RESERVE - n;
-	}
+	memcpy(start, len_bytes, n);
+	pb->len = pb->len + n - reserve;
 }

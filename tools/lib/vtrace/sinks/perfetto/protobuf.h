@@ -12,9 +12,10 @@
  * buffer) once it is complete.
  *
  * A nested message gets VT_PB_LEN_RESERVE bytes for its length when it
- * is opened; closing it writes the shortest varint of its length and
- * moves the body down over the unused bytes, so the output is the
- * canonical encoding (what protoc --encode would write).
+ * is opened, or one byte when it is expected to be short (an event);
+ * closing it writes the shortest varint of its length and moves the
+ * body over the difference, so the output is the canonical encoding
+ * (what protoc --encode would write).
  *
  * Errors (allocation, a message too long) stick in @err; check it once
  * at the end of a message.
@@ -46,6 +47,7 @@ enum vt_pb_wire_type {
  * @len: bytes used in @buf
  * @cap: bytes allocated for @buf
  * @open: offset in @buf of each open message's body
+ * @reserve: bytes kept in front of each open message's body for its length
  * @depth: number of open messages
  * @err: 0, or the first negative errno met
  */
@@ -54,6 +56,7 @@ struct vt_pb {
 	size_t len;
 	size_t cap;
 	size_t open[VT_PB_MAX_DEPTH];
+	unsigned char reserve[VT_PB_MAX_DEPTH];
 	int depth;
 	int err;
 };
@@ -62,8 +65,8 @@ void vt_pb_init(struct vt_pb *pb);
 void vt_pb_free(struct vt_pb *pb);
 void vt_pb_reset(struct vt_pb *pb);
 int vt_pb_grow(struct vt_pb *pb, size_t need);
-void vt_pb_begin(struct vt_pb *pb, uint32_t field);
-void vt_pb_end(struct vt_pb *pb);
+void vt_pb_open(struct vt_pb *pb, uint32_t field, unsigned int reserve);
+void vt_pb_close(struct vt_pb *pb);
 
 /* The most bytes one varint takes. */
 #define VT_PB_VARINT_MAX 10
@@ -100,6 +103,67 @@ static inline void vt_pb_tag(struct vt_pb *pb, uint32_t field,
 			     enum vt_pb_wire_type type)
 {
 	vt_pb_raw_varint(pb, (uint64_t)field << 3 | type);
+}
+
+/**
+ * vt_pb_begin - open a nested message field
+ * @pb: the buffer
+ * @field: the field number of the message in its parent
+ *
+ * Fields written until the matching vt_pb_end() belong to the message.
+ * Room for the longest length is kept in front: the body moves back
+ * once, at the end, by what the length did not need.
+ */
+static inline void vt_pb_begin(struct vt_pb *pb, uint32_t field)
+{
+	vt_pb_open(pb, field, VT_PB_LEN_RESERVE);
+}
+
+/**
+ * vt_pb_begin_short - open a nested message that is usually short
+ * @pb: the buffer
+ * @field: the field number of the message in its parent
+ *
+ * As vt_pb_begin(), for messages of at most 127 bytes as a rule (one
+ * event, one field): one byte is kept for the length, so that such a
+ * message never moves; a longer one moves forward at its end. In line,
+ * as it is opened for every event.
+ */
+static inline void vt_pb_begin_short(struct vt_pb *pb, uint32_t field)
+{
+	if (pb->err || pb->depth == VT_PB_MAX_DEPTH ||
+	    pb->len + VT_PB_VARINT_MAX + 1 > pb->cap) {
+		vt_pb_open(pb, field, 1);
+		return;
+	}
+	pb->len = vt_pb_put_varint(pb->buf + pb->len,
+				   (uint64_t)field << 3 | VT_PB_LEN) -
+		  pb->buf + 1;
+	pb->reserve[pb->depth] = 1;
+	pb->open[pb->depth++] = pb->len;
+}
+
+/**
+ * vt_pb_end - close the innermost open message
+ * @pb: the buffer
+ *
+ * Writes the message's length in front of it, as the shortest varint;
+ * in line where that is the one byte kept for it.
+ */
+static inline void vt_pb_end(struct vt_pb *pb)
+{
+	int d = pb->depth - 1;
+	size_t len;
+
+	if (!pb->err && d >= 0 && pb->reserve[d] == 1) {
+		len = pb->len - pb->open[d];
+		if (len < 0x80) {
+			pb->buf[pb->open[d] - 1] = (unsigned char)len;
+			pb->depth = d;
+			return;
+		}
+	}
+	vt_pb_close(pb);
 }
 
 /* uint32, uint64, bool and enum fields; int32/int64 pass (uint64_t)v. */

@@ -89,46 +89,6 @@ int vt_td_buf_flush(struct vt_tracedat *td, struct out_buf *b, off_t *off,
 	return 0;
 }
 
-static char *read_whole_file(const char *path, size_t *lenp)
-{
-	size_t len = 0, size = 1 << 20;
-	char *data, *p;
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	data = malloc(size);
-	while (data) {
-		if (len == size) {
-			size *= 2;
-			p = realloc(data, size);
-			if (!p) {
-				free(data);
-				data = NULL;
-				errno = ENOMEM;
-				break;
-			}
-			data = p;
-		}
-		n = read(fd, data + len, size - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			free(data);
-			data = NULL;
-			break;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	close(fd);
-	*lenp = len;
-	return data;
-}
-
 int vt_td_add_header_file(struct vt_tracedat *td, struct out_buf *b,
 			  const char *name)
 {
@@ -309,7 +269,7 @@ void vt_td_add_kallsyms(struct out_buf *b)
 	size_t len = 0;
 	char *data;
 
-	data = read_whole_file("/proc/kallsyms", &len);
+	data = vtrace_read_file("/proc/kallsyms", &len);
 	if (!data || len > UINT32_MAX)
 		len = 0;
 	vt_td_buf_add_u32(b, len);
@@ -329,7 +289,7 @@ int vt_td_write_kallsyms(struct vt_tracedat *td, off_t *off)
 	char *data;
 	int ret;
 
-	data = read_whole_file("/proc/kallsyms", &len);
+	data = vtrace_read_file("/proc/kallsyms", &len);
 	if (!data || len > UINT32_MAX)
 		len = 0;
 	len32 = len;
