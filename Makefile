@@ -61,6 +61,7 @@ bench: tools
 	tools/bench/net-bench.sh
 	tools/bench/convert-bench.sh
 	tools/bench/perfetto-bench.sh
+	tools/bench/disturb-bench.sh
 	$(MAKE) -s -C selftests/vtrace_atrace bench
 	tools/rig/setup.sh
 	tools/rig/run-guest.sh --bench 6.12-amd64

@@ -37,11 +37,16 @@ have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 ncpus=$(grep -c '^processor' /proc/cpuinfo)
 
-ktap_set_plan 12
+ktap_set_plan 14
 
 # wakeup_num KEY FILE: a member of the summary's "wakeups" object.
 wakeup_num() {
 	sed 's/.*"wakeups":{//; s/.*"'"$1"'":\(-*[0-9]*\).*/\1/' "$2"
+}
+
+# wakeup_str KEY FILE: a string member of the summary's "wakeups" object.
+wakeup_str() {
+	sed 's/.*"wakeups":{//; s/.*"'"$1"'":"\([^"]*\)".*/\1/' "$2"
 }
 
 # threads_at PID POLICY PRIO: how many of PID's vtrace-cpuN threads run at
@@ -150,19 +155,51 @@ expect [ "$(wakeup_num rt_prio "$work/json")" = 7 ]
 expect [ "$(wakeup_num rt_restored "$work/json")" = "$ncpus" ]
 result "reader_rt_prio_applied_and_restored"
 
-# As root, by default: SCHED_FIFO 1; -r 0: the caller's policy, each
-# reader pinned to its CPU.
+# As root, by default keep-all: every reader at SCHED_FIFO 1 from the
+# start, on any CPU; --adaptive: each at the caller's policy on its own
+# CPU until its buffer is under pressure, SCHED_FIFO 1 the priority it
+# would take; --light and -r 0: the caller's policy on its own CPU, never
+# raised.
 start -e $event
 expect [ "$(threads_at "$pid" 1 1)" = "$ncpus" ]
+[ "$ncpus" -gt 1 ] && expect [ "$(pinned "$pid")" = 0 ]
 stop
+expect [ "$(wakeup_str readers "$work/json")" = keep-all ]
 expect [ "$(wakeup_num rt_prio "$work/json")" = 1 ]
-start -e $event -r 0
+expect [ "$(wakeup_num rt_restored "$work/json")" = "$ncpus" ]
+start -e $event --adaptive
 expect [ "$(threads_at "$pid" 0 0)" = "$ncpus" ]
 expect [ "$(pinned "$pid")" = "$ncpus" ]
 stop
-expect [ "$(wakeup_num rt_prio "$work/json")" = 0 ]
+expect [ "$(wakeup_str readers "$work/json")" = adaptive ]
+expect [ "$(wakeup_num rt_prio "$work/json")" = 1 ]
+expect [ "$(wakeup_num rt_raised "$work/json")" = 0 ]
 expect [ "$(wakeup_num rt_restored "$work/json")" = 0 ]
-result "reader_rt_prio_default_1_and_0_for_none"
+for light in "-r 0" --light; do
+	# shellcheck disable=SC2086
+	start -e $event $light
+	expect [ "$(threads_at "$pid" 0 0)" = "$ncpus" ]
+	expect [ "$(pinned "$pid")" = "$ncpus" ]
+	stop
+	expect [ "$(wakeup_str readers "$work/json")" = light ]
+	expect [ "$(wakeup_num rt_prio "$work/json")" = 0 ]
+	expect [ "$(wakeup_num rt_restored "$work/json")" = 0 ]
+done
+result "reader_policy_keep_all_by_default_adaptive_and_light"
+
+# The policy options that contradict each other are usage errors.
+before=$(settings_of "$idir")
+for args in "--light -r 5:--light and -r 5: the readers never run at a realtime priority under --light" \
+	    "--adaptive -r 0:--adaptive and -r 0: give a priority from 1 to 99" \
+	    "--keep-all --light:--keep-all, --adaptive and --light: give one"; do
+	# shellcheck disable=SC2086
+	vt_run record --instance "$inst" -e $event ${args%%:*} -t 1 -o "$work/no.dat"
+	expect [ $rc = 2 ]
+	expect [ "$(echo "$err" | head -1)" = "vtrace: error: ${args#*:}" ]
+	expect [ ! -e "$work/no.dat" ]
+done
+expect [ "$(settings_of "$idir")" = "$before" ]
+result "reader_policy_conflicts_are_usage_errors"
 
 # A priority out of range is a usage error, before tracefs is touched.
 before=$(settings_of "$idir")
@@ -230,8 +267,9 @@ else
 	result "reader_rt_starved_falls_back_and_returns ($starved times)"
 fi
 
-# Nothing under pressure: buffer_percent stays where it was set.
-start -e $event -b 4096
+# Nothing under pressure: buffer_percent stays where it was set, and no
+# --adaptive reader is raised.
+start -e $event -b 4096 --adaptive
 expect [ $rc = 0 ]
 emitted=$(fill 100)
 stop
@@ -239,6 +277,7 @@ expect [ $rc = 0 ]
 expect [ "$(json_num events "$work/json")" = "$emitted" ]
 expect [ "$(wakeup_num lowered "$work/json")" = 0 ]
 expect [ "$(wakeup_num restored "$work/json")" = 0 ]
+expect [ "$(wakeup_num rt_raised "$work/json")" = 0 ]
 expect [ "$(cat "$idir/buffer_percent")" = "$(echo "$before" | sed -n 4p)" ]
 result "reader_wakeups_stay_without_pressure"
 
@@ -266,6 +305,35 @@ expect [ "$(wakeup_num lowered_lost "$work/json")" = 1 ]
 expect [ "$(wakeup_num restored "$work/json")" = 1 ]
 expect [ "$(cat "$idir/buffer_percent")" = "$(echo "$before" | sed -n 4p)" ]
 result "reader_wakeups_lowered_on_overrun_and_restored ($events recorded, $lost lost)"
+
+# --adaptive: the same overrun raises the reader of every CPU that lost
+# events to SCHED_FIFO 1, free of its CPU; once its buffer has been calm
+# for VTRACE_RECORDER_CALM_MS it is back at the caller's policy on its
+# own CPU (looked at on its next wake-up: the drain period, 1 s).
+start -e $event -b 1024 --adaptive
+expect [ $rc = 0 ]
+kill -STOP "$pid"
+fill $n > /dev/null
+kill -CONT "$pid"
+i=0
+until [ "$(threads_at "$pid" 1 1)" = "$ncpus" ] || [ $i -ge 40 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+expect [ "$(threads_at "$pid" 1 1)" = "$ncpus" ]
+i=0
+until [ "$(threads_at "$pid" 0 0)" = "$ncpus" ] || [ $i -ge 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+expect [ "$(threads_at "$pid" 0 0)" = "$ncpus" ]
+expect [ "$(pinned "$pid")" = "$ncpus" ]
+stop
+expect [ $rc = 0 ]
+expect [ "$(wakeup_num rt_raised "$work/json")" = "$ncpus" ]
+expect [ "$(wakeup_num rt_lowered "$work/json")" = "$ncpus" ]
+expect [ "$(wakeup_num rt_restored "$work/json")" = 0 ]
+result "reader_adaptive_raised_on_overrun_and_lowered_when_calm"
 
 # -v says what the adaptation did, in the same counts.
 start -e $event -b 1024 -v

@@ -4,7 +4,7 @@
  * pinned to its CPU, calling getppid() at a fixed rate for a fixed time.
  *
  *   syscall-storm [-r CALLS_PER_SEC_PER_CPU] [-t SECONDS] [-c NCPUS]
- *	[-p SCHED_FIFO_PRIO] [-w TRACE_MARKER [-s BYTES]]
+ *	[-p SCHED_FIFO_PRIO] [-w TRACE_MARKER [-s BYTES]] [-i]
  *
  * -w makes each call a write(2) of BYTES (default 512) to TRACE_MARKER
  * instead: one ftrace/print event of that size per call, the load of an
@@ -17,6 +17,10 @@
  * priority: above a reader's, the reader gets only the time the storm
  * sleeps, and what it can record in that time is its own cost. Prints the
  * total number of calls made on stdout.
+ *
+ * -i adds, on the same line after a space, the involuntary context
+ * switches the storm's processes had (each its own getrusage(RUSAGE_SELF)
+ * ru_nivcsw, summed): how often a tracer's threads took their CPU.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -25,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -97,10 +102,11 @@ int main(int argc, char **argv)
 {
 	int ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct storm_opts o = { .seconds = 1, .marker_size = 512 };
-	unsigned long long *calls, total = 0;
-	int c, cpu;
+	unsigned long long *calls, total = 0, nivcsw = 0;
+	int c, cpu, show_nivcsw = 0;
+	struct rusage ru;
 
-	while ((c = getopt(argc, argv, "r:t:c:p:w:s:")) != -1) {
+	while ((c = getopt(argc, argv, "r:t:c:p:w:s:i")) != -1) {
 		switch (c) {
 		case 'r':
 			o.rate = atof(optarg);
@@ -120,9 +126,12 @@ int main(int argc, char **argv)
 		case 's':
 			o.marker_size = strtoul(optarg, NULL, 0);
 			break;
+		case 'i':
+			show_nivcsw = 1;
+			break;
 		default:
 			fprintf(stderr,
-				"usage: %s [-r RATE] [-t SECONDS] [-c NCPUS] [-p PRIO] [-w TRACE_MARKER [-s BYTES]]\n",
+				"usage: %s [-r RATE] [-t SECONDS] [-c NCPUS] [-p PRIO] [-w TRACE_MARKER [-s BYTES]] [-i]\n",
 				argv[0]);
 			return 2;
 		}
@@ -131,20 +140,28 @@ int main(int argc, char **argv)
 		fprintf(stderr, "syscall-storm: -s needs a size above 0\n");
 		return 2;
 	}
-	calls = mmap(NULL, ncpus * sizeof(*calls), PROT_READ | PROT_WRITE,
+	/* Per CPU: the calls made, then the involuntary context switches. */
+	calls = mmap(NULL, 2 * ncpus * sizeof(*calls), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (calls == MAP_FAILED)
 		return 1;
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		if (fork() == 0) {
 			calls[cpu] = storm(cpu, &o);
+			if (!getrusage(RUSAGE_SELF, &ru))
+				calls[ncpus + cpu] = ru.ru_nivcsw;
 			_exit(0);
 		}
 	}
 	while (wait(NULL) > 0)
 		;
-	for (cpu = 0; cpu < ncpus; cpu++)
+	for (cpu = 0; cpu < ncpus; cpu++) {
 		total += calls[cpu];
-	printf("%llu\n", total);
+		nivcsw += calls[ncpus + cpu];
+	}
+	if (show_nivcsw)
+		printf("%llu %llu\n", total, nivcsw);
+	else
+		printf("%llu\n", total);
 	return 0;
 }

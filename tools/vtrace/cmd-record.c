@@ -305,13 +305,35 @@ static int open_sink(const struct record_opts *o, struct vtrace_sink **sink)
 	return ret;
 }
 
-/* The readers' realtime priority, as the recorder settled it. */
-static int rt_prio(const struct record *r)
+/* -v: the readers' policy, as the recorder settled it, and what it means. */
+static void readers_text(const struct record *r, char *buf, size_t len)
 {
 	struct vtrace_recorder_wakeups w;
 
 	vtrace_recorder_wakeups(r->rec, &w);
-	return w.rt_prio;
+	switch (w.policy) {
+	case VTRACE_READERS_KEEP_ALL:
+		snprintf(
+			buf, len,
+			"readers keep-all: at SCHED_FIFO %d while tracing, on any CPU",
+			w.rt_prio);
+		break;
+	case VTRACE_READERS_ADAPTIVE:
+		snprintf(
+			buf, len,
+			"readers adaptive: at the caller's priority, each on the CPU it reads; raised to SCHED_FIFO %d, on any CPU, while its buffer is half full or losing events, until calm for %d ms (up to %d ms when raised again soon)",
+			w.rt_prio, VTRACE_RECORDER_CALM_MS,
+			VTRACE_RECORDER_CALM_MAX_MS);
+		break;
+	default:
+		snprintf(
+			buf, len,
+			"readers light: at the caller's priority, each on the CPU it reads%s",
+			r->opts->policy == VTRACE_READERS_LIGHT ?
+				"" :
+				" (no realtime priority allowed here)");
+		break;
+	}
 }
 
 /* Make the recorder and start it; prints. */
@@ -319,12 +341,14 @@ static int start(struct record *r)
 {
 	const struct record_opts *o = r->opts;
 	bool show = shows_progress(o);
+	char readers[256];
 	struct vtrace_recorder_opts ropts = {
 		.instance = r->vi,
 		.events = r->events,
 		.nr_events = r->nr_events,
 		.reader = o->path,
 		.clock = o->clock,
+		.reader_policy = o->policy,
 		.rt_prio = o->rt_prio,
 		.keep_buffer = o->keep_buffer,
 		.tick_ms = show ? PROGRESS_TICK_MS : 0,
@@ -357,17 +381,17 @@ static int start(struct record *r)
 	}
 	publish_partial(r);
 	record_print_not_set(r);
-	if (o->verbose)
+	if (o->verbose) {
+		readers_text(r, readers, sizeof(readers));
 		vtrace_warn(
 			"reader: %s on %d CPUs, %zu-byte sub-buffers, woken at buffer_percent %d (%d under pressure); %s; %zu events; output %s",
 			vtrace_reader_path_name(vtrace_recorder_reader(r->rec)),
 			vtrace_recorder_nr_cpus(r->rec),
 			vtrace_recorder_subbuf_size(r->rec),
 			VTRACE_RECORDER_BUFFER_PERCENT,
-			VTRACE_RECORDER_LOW_PERCENT,
-			rt_prio(r) ? "SCHED_FIFO while tracing" :
-				     "at the caller's priority",
-			r->nr_events, o->output);
+			VTRACE_RECORDER_LOW_PERCENT, readers, r->nr_events,
+			o->output);
+	}
 	return 0;
 }
 

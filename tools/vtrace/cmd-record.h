@@ -34,6 +34,9 @@ struct record_opts {
 	struct vtrace_net_opts net_opts;
 	bool net_transport_given;
 	const char *clock;
+	/* The readers' policy; @policy_given: by --keep-all or --light. */
+	enum vtrace_reader_policy policy;
+	bool policy_given;
 	int rt_prio;
 	/* Single-tenant settings asked for (VTRACE_SESSION_CPUMASK, ...). */
 	unsigned int session_features;

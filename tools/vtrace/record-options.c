@@ -25,7 +25,7 @@ static void usage(FILE *out)
 		"                     [-N HOST:PORT [--tcp|--udp] [--fallback-output FILE]]\n"
 		"                     [--instance NAME]\n"
 		"                     [--clock CLOCK] [--reader auto|mmap|splice|read]\n"
-		"                     [-r PRIO]\n"
+		"                     [--keep-all | --adaptive | --light] [-r PRIO]\n"
 		"                     [--name NAME] [--exclusive-prio N] [--keep-buffer]\n"
 		"                     [--background] [-v] [--json]\n"
 		"       vtrace record --config FILE [--config-binary] [--strict] [--force]\n"
@@ -54,10 +54,15 @@ static void usage(FILE *out)
 		"      --clock CLOCK     trace_clock during the recording (default boot)\n"
 		"      --reader PATH     auto (default: the cheapest here, splice), mmap,\n"
 		"                        splice or read\n"
-		"  -r, --rt-prio PRIO    run the per-CPU readers at SCHED_FIFO priority PRIO\n"
-		"                        (1-99, needs CAP_SYS_NICE) while tracing is on;\n"
-		"                        0: at the caller's priority; default: 1 where\n"
-		"                        allowed, else 0\n"
+		"      --keep-all        per-CPU readers at SCHED_FIFO (-r's PRIO, default 1)\n"
+		"                        all the time tracing is on (the default where\n"
+		"                        allowed, else --light)\n"
+		"      --adaptive        as --light, each reader raised to SCHED_FIFO while\n"
+		"                        its buffer is half full or losing events\n"
+		"      --light           readers at the caller's priority, each on the CPU\n"
+		"                        it reads, all the time\n"
+		"  -r, --rt-prio PRIO    the readers' SCHED_FIFO priority (1-99, needs\n"
+		"                        CAP_SYS_NICE); 0: as --light\n"
 		"      --name NAME       the session's unique name (default vtrace-PID)\n"
 		"      --exclusive-prio N  an exclusive session of priority N (root only):\n"
 		"                        aborts every other session, refuses new ones of\n"
@@ -95,6 +100,9 @@ enum {
 	OPT_CONFIG,
 	OPT_CONFIG_BINARY,
 	OPT_STRICT,
+	OPT_KEEP_ALL,
+	OPT_ADAPTIVE,
+	OPT_LIGHT,
 	OPT_TCP,
 	OPT_UDP,
 	OPT_FALLBACK_OUTPUT,
@@ -200,8 +208,59 @@ static int record_flag(void *ctx, int c, char *arg)
 		return 0;
 	case 'r':
 		return parse_rt_prio(arg, &o->rt_prio);
+	case OPT_KEEP_ALL:
+	case OPT_ADAPTIVE:
+	case OPT_LIGHT:
+		if (o->policy_given) {
+			vtrace_err(
+				"--keep-all, --adaptive and --light: give one");
+			return -EINVAL;
+		}
+		o->policy_given = true;
+		if (c == OPT_KEEP_ALL)
+			o->policy = VTRACE_READERS_KEEP_ALL;
+		else if (c == OPT_ADAPTIVE)
+			o->policy = VTRACE_READERS_ADAPTIVE;
+		else
+			o->policy = VTRACE_READERS_LIGHT;
+		return 0;
 	}
 	return 1;
+}
+
+/*
+ * The readers' policy from --keep-all, --adaptive, --light and -r: -r 0
+ * is --light; --keep-all and --adaptive without -r take the default
+ * priority, refused where it is not allowed, as -r is (without any of
+ * them the recorder takes it only where allowed).
+ */
+static int resolve_policy(struct record_opts *o)
+{
+	bool prio_given = o->rt_prio != VTRACE_RECORDER_RT_DEFAULT;
+
+	if (!o->policy_given) {
+		if (prio_given && !o->rt_prio)
+			o->policy = VTRACE_READERS_LIGHT;
+		return 0;
+	}
+	if (o->policy == VTRACE_READERS_LIGHT) {
+		if (prio_given && o->rt_prio) {
+			vtrace_err(
+				"--light and -r %d: the readers never run at a realtime priority under --light",
+				o->rt_prio);
+			return -EINVAL;
+		}
+		o->rt_prio = 0;
+		return 0;
+	}
+	if (prio_given && !o->rt_prio) {
+		vtrace_err("--%s and -r 0: give a priority from 1 to 99",
+			   vtrace_reader_policy_name(o->policy));
+		return -EINVAL;
+	}
+	if (!prio_given)
+		o->rt_prio = VTRACE_RECORDER_DEFAULT_RT_PRIO;
+	return 0;
 }
 
 /* The options that go together, once all are read; prints. */
@@ -256,6 +315,9 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		  OPT_FALLBACK_OUTPUT },
 		{ "reader", required_argument, NULL, OPT_READER },
 		{ "rt-prio", required_argument, NULL, 'r' },
+		{ "keep-all", no_argument, NULL, OPT_KEEP_ALL },
+		{ "adaptive", no_argument, NULL, OPT_ADAPTIVE },
+		{ "light", no_argument, NULL, OPT_LIGHT },
 		{ "background", no_argument, NULL, OPT_BACKGROUND },
 		{ "keep-buffer", no_argument, NULL, OPT_KEEP_BUFFER },
 		{ "force", no_argument, NULL, OPT_FORCE },
@@ -272,7 +334,7 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 			       o, usage);
 	if (ret)
 		return ret;
-	return check_args(o);
+	return resolve_policy(o) ?: check_args(o);
 }
 
 /*

@@ -77,10 +77,18 @@ static void print_wakeups(const struct record *r,
 		w->rereads);
 	fprintf(stderr, "vtrace: reads: %llu sub-buffers in %llu calls\n",
 		w->subbufs, w->batches);
-	if (w->rt_prio)
+	if (w->policy == VTRACE_READERS_KEEP_ALL)
 		fprintf(stderr,
-			"vtrace: readers ran at SCHED_FIFO %d while tracing; %d of them back at the caller's policy for the drain\n",
+			"vtrace: readers (keep-all) ran at SCHED_FIFO %d while tracing; %d of them back at the caller's policy for the drain\n",
 			w->rt_prio, vtrace_recorder_rt_restored(r->rec));
+	else if (w->policy == VTRACE_READERS_ADAPTIVE)
+		fprintf(stderr,
+			"vtrace: readers (adaptive) raised to SCHED_FIFO %d %llu times under pressure, back at the caller's policy %llu times once calm, %d at the stop\n",
+			w->rt_prio, w->rt_raised, w->rt_lowered,
+			vtrace_recorder_rt_restored(r->rec));
+	else
+		fprintf(stderr,
+			"vtrace: readers (light) ran at the caller's policy\n");
 	if (w->rt_starved)
 		fprintf(stderr,
 			"vtrace: readers starved by tasks above SCHED_FIFO %d: moved to the caller's policy %llu times, back at SCHED_FIFO %d %llu times\n",
@@ -278,7 +286,10 @@ void record_print_summary(const struct record *r)
 	vtrace_json_uint(&j, "rereads", w.rereads);
 	vtrace_json_uint(&j, "subbufs", w.subbufs);
 	vtrace_json_uint(&j, "batches", w.batches);
+	vtrace_json_string(&j, "readers", vtrace_reader_policy_name(w.policy));
 	vtrace_json_int(&j, "rt_prio", w.rt_prio);
+	vtrace_json_uint(&j, "rt_raised", w.rt_raised);
+	vtrace_json_uint(&j, "rt_lowered", w.rt_lowered);
 	vtrace_json_int(&j, "rt_restored", vtrace_recorder_rt_restored(r->rec));
 	vtrace_json_uint(&j, "rt_starved", w.rt_starved);
 	vtrace_json_uint(&j, "rt_resumed", w.rt_resumed);

@@ -5,7 +5,7 @@
  *
  *	recorder.c	create, start, poll, stop, destroy; the reader threads
  *	setup.c		the tracefs set-up in its order, and its undoing
- *	wakeups.c	buffer_percent lowered under pressure, then restored
+ *	wakeups.c	under pressure: buffer_percent lowered, readers raised
  *	watchdog.c	the readers' realtime priority, and its fallback
  *	results.c	what a recording tells its caller
  *	state.c		failures, the stop reason, what was not set
@@ -69,6 +69,11 @@
  * @calm_broken: the thread was found starved again since @calm_since
  * @policy_final: back at the caller's policy for the drain: no longer
  *	watched
+ * @raised: %VTRACE_READERS_ADAPTIVE: at vtrace_recorder_opts.rt_prio now
+ * @pressure_at: when its buffer was last found half full or losing
+ * @calm_ms: how long its buffer must stay calm before it goes back
+ * @lowered_at: when it last went back, if @was_lowered
+ * @was_lowered: it went back once at least
  */
 struct cpu_thread {
 	struct vtrace_recorder *rec;
@@ -96,6 +101,11 @@ struct cpu_thread {
 	unsigned long long calm_waited_ns;
 	bool calm_broken;
 	bool policy_final;
+	bool raised;
+	struct timespec pressure_at;
+	unsigned int calm_ms;
+	struct timespec lowered_at;
+	bool was_lowered;
 };
 
 /**
@@ -140,10 +150,16 @@ struct cpu_thread {
  * @caller_policy: the scheduling policy of the thread that started the
  *	recording, which reader threads go back to after @opts.rt_prio
  * @caller_param: its parameters
+ * @caller_cpus: the CPUs it may run on, where a reader not pinned to its
+ *	own CPU runs
+ * @policy: the readers' policy in effect
  * @policy_lock: guards the reader threads' scheduling policy once they
- *	run, their fields for watch_reader(), @rt_starved and @rt_resumed;
+ *	run, their fields for watch_reader() and the raising, @rt_raised,
+ *	@rt_lowered, @rt_starved and @rt_resumed;
  *	apart from @adapt_lock, which a reader takes at every wake-up, as
  *	the main thread may be preempted while it holds this one
+ * @rt_raised: see &struct vtrace_recorder_wakeups
+ * @rt_lowered: see &struct vtrace_recorder_wakeups
  * @rt_starved: see &struct vtrace_recorder_wakeups
  * @rt_resumed: see &struct vtrace_recorder_wakeups
  * @not_set: settings the recording chose itself that the kernel refused
@@ -190,7 +206,11 @@ struct vtrace_recorder {
 	struct vtrace_recorder_wakeups wakeups;
 	int caller_policy;
 	struct sched_param caller_param;
+	cpu_set_t caller_cpus;
+	enum vtrace_reader_policy policy;
 	pthread_mutex_t policy_lock;
+	unsigned long long rt_raised;
+	unsigned long long rt_lowered;
 	unsigned long long rt_starved;
 	unsigned long long rt_resumed;
 	struct vtrace_knob_not_set not_set[MAX_NOT_SET];
@@ -207,6 +227,8 @@ void vt_rec_note_not_set(struct vtrace_recorder *rec, const char *knob, int err,
 int vt_rec_open_reader(struct vtrace_recorder *rec, int cpu);
 void vt_rec_error(struct vtrace_recorder *rec, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void vt_rec_pin_reader(struct cpu_thread *t, bool own_cpu);
+void vt_rec_raise_reader(struct cpu_thread *t, bool raise);
 void vt_rec_restore_policy(struct cpu_thread *t);
 void vt_rec_set_reason(struct vtrace_recorder *rec,
 		       enum vtrace_stop_reason reason);

@@ -304,24 +304,10 @@ static void *record_cpu(void *arg)
 		  .events = POLLIN },
 		{ .fd = rec->stop_fd, .events = POLLIN },
 	};
-	cpu_set_t on_cpu;
 
 	atomic_store(&t->tid, gettid());
-	/*
-	 * At the caller's policy, run on the CPU whose buffer this thread
-	 * reads, so that under a load on every CPU each reader competes
-	 * for its own CPU only, never with another reader for the same
-	 * one. At a realtime priority the thread is left free: woken, it
-	 * still preempts a writer at once, and where a task above it holds
-	 * its own CPU it runs in another CPU's idle time instead of
-	 * waiting. An offline CPU refuses the mask; the thread then runs
-	 * where it is put.
-	 */
-	if (!rec->opts.rt_prio) {
-		CPU_ZERO(&on_cpu);
-		CPU_SET(t->cpu, &on_cpu);
-		sched_setaffinity(0, sizeof(on_cpu), &on_cpu);
-	}
+	if (rec->policy != VTRACE_READERS_KEEP_ALL)
+		vt_rec_pin_reader(t, true);
 
 	/* RING_BUFFER: the kernel keeps the newest data until the stop. */
 	while (rec->opts.fill_policy == VTRACE_FILL_RING_BUFFER &&
@@ -344,7 +330,7 @@ static void *record_cpu(void *arg)
 		publish_stats(t);
 	}
 	/* Tracing is off: the drain has no writer to keep up with. */
-	if (rec->opts.rt_prio)
+	if (rec->policy == VTRACE_READERS_KEEP_ALL || t->raised)
 		vt_rec_restore_policy(t);
 	if (t->err)
 		vt_rec_fail(rec, t->err);
@@ -356,9 +342,9 @@ static void *record_cpu(void *arg)
 }
 
 /*
- * A reader thread starts at vtrace_recorder_opts.rt_prio when asked:
- * woken, it preempts the writer on its CPU at once instead of waiting
- * for the writer's time slice to end.
+ * %VTRACE_READERS_KEEP_ALL: a reader thread starts at
+ * vtrace_recorder_opts.rt_prio: woken, it preempts the writer on its CPU
+ * at once instead of waiting for the writer's time slice to end.
  */
 static int reader_attr(struct vtrace_recorder *rec, pthread_attr_t *attr)
 {
@@ -366,7 +352,7 @@ static int reader_attr(struct vtrace_recorder *rec, pthread_attr_t *attr)
 	int err;
 
 	err = pthread_attr_init(attr);
-	if (err || !rec->opts.rt_prio)
+	if (err || rec->policy != VTRACE_READERS_KEEP_ALL)
 		return err;
 	err = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED) ?:
 		      pthread_attr_setschedpolicy(attr, SCHED_FIFO)	 ?:
@@ -568,7 +554,7 @@ static void wait_watching(struct vtrace_recorder *rec, int timeout_ms)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		slice = left_ms;
-		if (rec->opts.rt_prio &&
+		if (rec->policy != VTRACE_READERS_LIGHT &&
 		    (slice < 0 || slice > VTRACE_RECORDER_WATCH_MS))
 			slice = VTRACE_RECORDER_WATCH_MS;
 		n = poll(&wake, 1, slice);
@@ -576,7 +562,7 @@ static void wait_watching(struct vtrace_recorder *rec, int timeout_ms)
 			vt_rec_error(rec, "poll: %s", strerror(errno));
 			vt_rec_fail(rec, -errno);
 		}
-		if (rec->opts.rt_prio)
+		if (rec->policy != VTRACE_READERS_LIGHT)
 			vt_rec_watch_readers(rec);
 		if (n)
 			break;

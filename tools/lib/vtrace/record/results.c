@@ -196,7 +196,7 @@ const char *vtrace_recorder_clock(const struct vtrace_recorder *rec)
  * @w: filled in; @w->rereads, @w->subbufs and @w->batches are complete
  *	once the recording stopped
  *
- * Also tells whether the readers ran at a realtime priority.
+ * Also tells the readers' policy and what it did.
  */
 void vtrace_recorder_wakeups(const struct vtrace_recorder *rec,
 			     struct vtrace_recorder_wakeups *w)
@@ -208,6 +208,8 @@ void vtrace_recorder_wakeups(const struct vtrace_recorder *rec,
 	*w = r->wakeups;
 	pthread_mutex_unlock(&r->adapt_lock);
 	pthread_mutex_lock(&r->policy_lock);
+	w->rt_raised = r->rt_raised;
+	w->rt_lowered = r->rt_lowered;
 	w->rt_starved = r->rt_starved;
 	w->rt_resumed = r->rt_resumed;
 	pthread_mutex_unlock(&r->policy_lock);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * When the readers are woken: buffer_percent is lowered while a
- * buffer runs near full or loses events, and put back once calm.
+ * What the readers do under pressure, when a buffer runs near full or
+ * loses events: buffer_percent is lowered, and with
+ * %VTRACE_READERS_ADAPTIVE the reader of that buffer goes to its
+ * realtime priority; both are put back once calm.
  */
 #include <pthread.h>
 #include <time.h>
@@ -38,8 +40,50 @@ static void restore_percent(struct vtrace_recorder *rec)
 }
 
 /*
+ * %VTRACE_READERS_ADAPTIVE: a reader at the caller's policy, woken, waits
+ * for the writer's time slice on its CPU; while its buffer is under
+ * pressure it runs at the realtime priority instead, and preempts the
+ * writer at once. Calm for its calm time (VTRACE_RECORDER_CALM_MS at
+ * first), it goes back, and takes its time from the traced tasks only at
+ * their own pace again. Raised again soon after, the load has lasted:
+ * the calm time doubles, up to VTRACE_RECORDER_CALM_MAX_MS.
+ */
+static void adapt_priority(struct cpu_thread *t, bool pressure)
+{
+	double since_lowered;
+
+	if (t->rec->policy != VTRACE_READERS_ADAPTIVE)
+		return;
+	if (!t->calm_ms)
+		t->calm_ms = VTRACE_RECORDER_CALM_MS;
+	if (pressure) {
+		clock_gettime(CLOCK_MONOTONIC, &t->pressure_at);
+		if (t->raised)
+			return;
+		since_lowered = t->was_lowered ?
+					vt_rec_since(&t->lowered_at) * 1000 :
+					-1;
+		if (since_lowered >= 0 && since_lowered < 2.0 * t->calm_ms)
+			t->calm_ms =
+				t->calm_ms * 2 < VTRACE_RECORDER_CALM_MAX_MS ?
+					t->calm_ms * 2 :
+					VTRACE_RECORDER_CALM_MAX_MS;
+		else
+			t->calm_ms = VTRACE_RECORDER_CALM_MS;
+		vt_rec_raise_reader(t, true);
+	} else if (t->raised &&
+		   vt_rec_since(&t->pressure_at) * 1000 >= t->calm_ms) {
+		vt_rec_raise_reader(t, false);
+		if (!t->raised) {
+			clock_gettime(CLOCK_MONOTONIC, &t->lowered_at);
+			t->was_lowered = true;
+		}
+	}
+}
+
+/*
  * After a wake-up that moved @backlog sub-buffers: a buffer that lost
- * events vt_rec_since the last one, or was found at least half full, is read
+ * events since the last one, or was found at least half full, is read
  * too late at buffer_percent 25 (the reader, woken, waits for its time
  * slice while the writer fills the rest). Woken at one full sub-buffer
  * instead, it has nearly the whole buffer as slack.
@@ -56,6 +100,7 @@ void vt_rec_adapt_wakeups(struct cpu_thread *t, unsigned long long backlog)
 	bool near_full = rec->nr_subbufs && backlog * 2 >= rec->nr_subbufs;
 
 	t->seen_lost = lost;
+	adapt_priority(t, lost_more || near_full);
 	pthread_mutex_lock(&rec->adapt_lock);
 	if (lost_more || near_full)
 		lower_percent(rec, lost_more);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The readers' realtime priority: whether it may be taken, and the
- * watch that moves a reader starved by tasks above it back to the
- * caller's policy until it can run again.
+ * The readers' realtime priority: whether it may be taken, when it is
+ * taken (enum vtrace_reader_policy), and the watch that moves a reader
+ * starved by tasks above it back to the caller's policy until it can run
+ * again.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -91,10 +92,93 @@ int vt_rec_check_rt_prio(struct vtrace_recorder *rec)
 		vt_rec_error(rec, "%s", why);
 		return ret;
 	}
+	rec->policy = rec->opts.rt_prio ? rec->opts.reader_policy :
+					  VTRACE_READERS_LIGHT;
+	rec->wakeups.policy = rec->policy;
+	if (sched_getaffinity(0, sizeof(rec->caller_cpus), &rec->caller_cpus))
+		return -errno;
 	return pthread_getschedparam(pthread_self(), &rec->caller_policy,
 				     &rec->caller_param) ?
 		       -EINVAL :
 		       0;
+}
+
+/**
+ * vtrace_reader_policy_name - the name of a reader policy
+ * @policy: the policy
+ *
+ * Return: "adaptive", "keep-all" or "light" (the command line's names),
+ * "?" for a value not among them.
+ */
+const char *vtrace_reader_policy_name(enum vtrace_reader_policy policy)
+{
+	switch (policy) {
+	case VTRACE_READERS_ADAPTIVE:
+		return "adaptive";
+	case VTRACE_READERS_KEEP_ALL:
+		return "keep-all";
+	case VTRACE_READERS_LIGHT:
+		return "light";
+	}
+	return "?";
+}
+
+/*
+ * A reader at the caller's policy runs on the CPU whose buffer it reads:
+ * under a load on every CPU each reader then competes for its own CPU
+ * only, never with another reader for the same one, and finds the data
+ * in that CPU's cache. At a realtime priority it is left free: woken, it
+ * still preempts a writer at once, and where a task above it holds its
+ * own CPU it runs in another CPU's idle time instead of waiting. An
+ * offline CPU refuses the mask; the thread then runs where it is put.
+ * Called by the reader thread itself.
+ */
+void vt_rec_pin_reader(struct cpu_thread *t, bool own_cpu)
+{
+	cpu_set_t on_cpu;
+
+	if (!own_cpu) {
+		sched_setaffinity(0, sizeof(t->rec->caller_cpus),
+				  &t->rec->caller_cpus);
+		return;
+	}
+	CPU_ZERO(&on_cpu);
+	CPU_SET(t->cpu, &on_cpu);
+	sched_setaffinity(0, sizeof(on_cpu), &on_cpu);
+}
+
+/*
+ * %VTRACE_READERS_ADAPTIVE: the reader thread @t (the caller) to
+ * vtrace_recorder_opts.rt_prio, unpinned, or back to the caller's policy
+ * on its own CPU. A raised reader the watch found starved is already at
+ * the caller's policy: lowering it only ends the watch.
+ */
+void vt_rec_raise_reader(struct cpu_thread *t, bool raise)
+{
+	struct vtrace_recorder *rec = t->rec;
+	struct sched_param param = { .sched_priority = rec->opts.rt_prio };
+	int err;
+
+	pthread_mutex_lock(&rec->policy_lock);
+	if (raise == t->raised || t->policy_final) {
+		pthread_mutex_unlock(&rec->policy_lock);
+		return;
+	}
+	if (raise)
+		err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param);
+	else
+		err = pthread_setschedparam(pthread_self(), rec->caller_policy,
+					    &rec->caller_param);
+	if (!err) {
+		t->raised = raise;
+		t->starved = false;
+		if (raise)
+			rec->rt_raised++;
+		else
+			rec->rt_lowered++;
+		vt_rec_pin_reader(t, !raise);
+	}
+	pthread_mutex_unlock(&rec->policy_lock);
 }
 
 /* Back to the caller's policy (lowering one's own needs no privilege). */
@@ -153,7 +237,8 @@ static void watch_reader(struct cpu_thread *t)
 	double calm_ms, waited_ms;
 	bool starved;
 
-	if (!tid || t->policy_final)
+	if (!tid || t->policy_final ||
+	    (rec->policy == VTRACE_READERS_ADAPTIVE && !t->raised))
 		return;
 	if (t->sched_fds[0] < 0) {
 		if (!vt_thread_sched_open(tid, t->sched_fds) &&

@@ -68,6 +68,13 @@ struct vtrace_recorder;
 #define VTRACE_RECORDER_LOW_PERCENT 1
 #define VTRACE_RECORDER_CALM_MS 500
 /*
+ * %VTRACE_READERS_ADAPTIVE: a reader raised again within twice its calm
+ * time of going back waits twice as long the next time, up to this: a
+ * load that lasts keeps it raised instead of costing events at each
+ * return to the caller's policy.
+ */
+#define VTRACE_RECORDER_CALM_MAX_MS 8000
+/*
  * Readers at a realtime priority are looked at this often while the
  * recording runs; one that tasks above it keep off every CPU goes to the
  * caller's policy until it has run unhindered for VTRACE_RECORDER_RT_CALM_MS
@@ -83,6 +90,30 @@ struct vtrace_recorder;
  */
 #define VTRACE_RECORDER_RT_DEFAULT (-1)
 #define VTRACE_RECORDER_DEFAULT_RT_PRIO 1
+
+/**
+ * enum vtrace_reader_policy - when the readers run at a realtime priority
+ * @VTRACE_READERS_KEEP_ALL: at vtrace_recorder_opts.rt_prio, on any CPU,
+ *	all the time tracing is on (trace-cmd record -r): woken, a reader
+ *	preempts the writer at once. The default: it lost nothing and took
+ *	the least from the traced tasks of the three (see
+ *	Documentation/vtrace-record.rst)
+ * @VTRACE_READERS_ADAPTIVE: at the caller's policy, each on the CPU whose
+ *	buffer it reads; a reader whose wake-up finds its buffer at least
+ *	half full or losing events goes to vtrace_recorder_opts.rt_prio,
+ *	free to run on any CPU, until its buffer has been calm for its calm
+ *	time: realtime tasks on the board meet a realtime reader only while
+ *	a buffer is under pressure
+ * @VTRACE_READERS_LIGHT: at the caller's policy, each on the CPU whose
+ *	buffer it reads, all the time
+ */
+enum vtrace_reader_policy {
+	VTRACE_READERS_KEEP_ALL,
+	VTRACE_READERS_ADAPTIVE,
+	VTRACE_READERS_LIGHT,
+};
+
+const char *vtrace_reader_policy_name(enum vtrace_reader_policy policy);
 
 /**
  * enum vtrace_stop_reason - why a recording stopped
@@ -134,10 +165,11 @@ struct vtrace_recorder_hooks;
  * @nr_tids: entries in @tids; 0: every thread
  * @tracefs_options: NULL-terminated trace options to set during the
  *	recording ("name" or "noname"); NULL: none
- * @rt_prio: run the reader threads at this SCHED_FIFO priority (1..99)
- *	while tracing is on, as trace-cmd record -r does; 0: as the caller
- *	runs; %VTRACE_RECORDER_RT_DEFAULT: %VTRACE_RECORDER_DEFAULT_RT_PRIO
- *	where this process may take it, else as the caller runs (noted in
+ * @reader_policy: when the readers run at @rt_prio
+ * @rt_prio: the SCHED_FIFO priority (1..99) @reader_policy raises the
+ *	reader threads to; 0: never raised (as %VTRACE_READERS_LIGHT);
+ *	%VTRACE_RECORDER_RT_DEFAULT: %VTRACE_RECORDER_DEFAULT_RT_PRIO where
+ *	this process may take it, else never raised (noted in
  *	vtrace_recorder_not_set()). Needs CAP_SYS_NICE or an RLIMIT_RTPRIO
  *	that allows it
  * @keep_buffer: record what the buffer already holds too: it is not
@@ -168,6 +200,7 @@ struct vtrace_recorder_opts {
 	const pid_t *tids;
 	size_t nr_tids;
 	const char *const *tracefs_options;
+	enum vtrace_reader_policy reader_policy;
 	int rt_prio;
 	bool keep_buffer;
 	const struct vtrace_recorder_hooks *hooks;
@@ -245,7 +278,12 @@ struct vtrace_knob_not_set {
  * @subbufs: sub-buffers the readers took from the kernel
  * @batches: calls they took them in (see &struct vtrace_ring_stats)
  * @first_lowered: seconds from the start to the first @lowered, or -1
- * @rt_prio: the readers' SCHED_FIFO priority while tracing, 0 for none
+ * @policy: the readers' policy in effect (%VTRACE_READERS_LIGHT where
+ *	no realtime priority could be taken)
+ * @rt_prio: the readers' SCHED_FIFO priority when raised, 0 for none
+ * @rt_raised: %VTRACE_READERS_ADAPTIVE: times a reader went to @rt_prio
+ * @rt_lowered: times a raised reader came back to the caller's policy
+ *	once its buffer was calm (the others do at the stop)
  * @rt_starved: times a reader at @rt_prio was found runnable at two
  *	looks in a row without having run in between (tasks above it held
  *	every CPU it may run on) and went to the caller's policy, where the
@@ -260,7 +298,10 @@ struct vtrace_recorder_wakeups {
 	unsigned long long subbufs;
 	unsigned long long batches;
 	double first_lowered;
+	enum vtrace_reader_policy policy;
 	int rt_prio;
+	unsigned long long rt_raised;
+	unsigned long long rt_lowered;
 	unsigned long long rt_starved;
 	unsigned long long rt_resumed;
 };
