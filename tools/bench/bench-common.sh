@@ -13,6 +13,15 @@
 #	makes the instance DIR with $filter on both events.
 #   bench_drop_instance DIR
 #	switches DIR's events and tracing off and removes it, if it exists.
+#   bench_tracebox_config FILE BUFFER_KB DURATION_MS
+#	writes to FILE the TraceConfig tracebox records the load with: both
+#	raw_syscalls events of getppid in $inst, BUFFER_KB per CPU, into its
+#	file every second for DURATION_MS. Its buffer is a ring: with
+#	write_into_file, DISCARD stops taking data once the buffer's size
+#	has been written in all (the config_write_into_file_discard stat).
+#   kernel_lost
+#	the loss so far in $idir: overrun + commit overrun + dropped events,
+#	all CPUs.
 
 tracefs=/sys/kernel/tracing
 
@@ -43,4 +52,31 @@ bench_drop_instance() {
 		echo 0 > "$1/events/raw_syscalls/$e/filter"
 	done
 	rmdir "$1"
+}
+
+kernel_lost() {
+	cat "$idir"/per_cpu/cpu*/stats | awk '
+		/^(overrun|commit overrun|dropped events):/ { s += $NF }
+		END { print s + 0 }'
+}
+
+bench_tracebox_config() {
+	cat > "$1" << EOF
+buffers { size_kb: 65536 fill_policy: RING_BUFFER }
+data_sources {
+  config {
+    name: "linux.ftrace"
+    ftrace_config {
+      ftrace_events: "raw_syscalls/sys_enter"
+      ftrace_events: "raw_syscalls/sys_exit"
+      syscall_events: "sys_getppid"
+      buffer_size_kb: $2
+      instance_name: "$inst"
+    }
+  }
+}
+write_into_file: true
+file_write_period_ms: 1000
+duration_ms: $3
+EOF
 }

@@ -123,13 +123,6 @@ case " $rows " in
 	;;
 esac
 
-# The kernel's loss so far: overrun + commit overrun + dropped, all CPUs.
-kernel_lost() {
-	cat "$idir"/per_cpu/cpu*/stats | awk '
-		/^(overrun|commit overrun|dropped events):/ { s += $NF }
-		END { print s + 0 }'
-}
-
 # storm: the load; sets calls and nivcsw (its involuntary switches).
 storm() {
 	local out
@@ -221,24 +214,8 @@ measure() {
 		;;
 	tracebox)
 		out=$work/out.pftrace
-		cat > "$work/tracebox.cfg" <<- EOF
-		buffers { size_kb: 65536 fill_policy: RING_BUFFER }
-		data_sources {
-		  config {
-		    name: "linux.ftrace"
-		    ftrace_config {
-		      ftrace_events: "raw_syscalls/sys_enter"
-		      ftrace_events: "raw_syscalls/sys_exit"
-		      syscall_events: "sys_getppid"
-		      buffer_size_kb: $kb
-		      instance_name: "$inst"
-		    }
-		  }
-		}
-		write_into_file: true
-		file_write_period_ms: 1000
-		duration_ms: $(awk -v t="$secs" 'BEGIN { printf "%d", (t + 2) * 1000 }')
-		EOF
+		bench_tracebox_config "$work/tracebox.cfg" "$kb" \
+			"$(awk -v t="$secs" 'BEGIN { printf "%d", (t + 2) * 1000 }')"
 		setsid /usr/bin/time -f '%U %S %w %c' -o "$work/time" \
 			"$TB" -c "$work/tracebox.cfg" --txt -o "$out" \
 			> "$work/log" 2>&1 &

@@ -102,13 +102,6 @@ marker)
 *) echo "lossless-sweep: -L: syscalls or marker, not '$load'" >&2; exit 2 ;;
 esac
 
-# The kernel's loss so far: overrun + commit overrun + dropped, all CPUs.
-kernel_lost() {
-	cat "$idir"/per_cpu/cpu*/stats | awk '
-		/^(overrun|commit overrun|dropped events):/ { s += $NF }
-		END { print s + 0 }'
-}
-
 # Reader CPU: user+sys of the reader's process tree, from GNU time.
 cpu_of() {
 	awk '{ print $1 + $2 }' "$work/time"

@@ -99,29 +99,9 @@ results+=("$(row "vtrace $reader" $((calls * 2)) "$kept" "$lost/$summary_lost" \
 # instance it finds), events, buffer; it ends by itself after the load.
 # Even when told to use an instance it changes the top level (on this
 # host: tracing switched off, the buffer shrunk to its minimum, the trace
-# clock set to boot): what it changed is said and put back. Its buffer
-# is a ring: with write_into_file, DISCARD stops taking data once the
-# buffer's size has been written in all (the config_write_into_file_discard
-# stat), which left tracebox most of the load unrecorded.
+# clock set to boot): what it changed is said and put back.
 tb_top_save "$work/top.before"
-cat > "$work/tracebox.cfg" << EOF
-buffers { size_kb: 65536 fill_policy: RING_BUFFER }
-data_sources {
-  config {
-    name: "linux.ftrace"
-    ftrace_config {
-      ftrace_events: "raw_syscalls/sys_enter"
-      ftrace_events: "raw_syscalls/sys_exit"
-      syscall_events: "sys_getppid"
-      buffer_size_kb: $buf_kb
-      instance_name: "$inst"
-    }
-  }
-}
-write_into_file: true
-file_write_period_ms: 1000
-duration_ms: $(((secs + 2) * 1000))
-EOF
+bench_tracebox_config "$work/tracebox.cfg" "$buf_kb" $(((secs + 2) * 1000))
 /usr/bin/time -f '%U %S' -o "$work/time" \
 	"$TB" -c "$work/tracebox.cfg" --txt \
 	-o "$work/tracebox.pftrace" > "$work/tracebox.log" 2>&1 &

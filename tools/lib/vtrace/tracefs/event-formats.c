@@ -81,7 +81,7 @@ int vt_formats_init(struct vt_formats *fm, struct tracefs_instance *instance)
 	return ret == -ENOMEM ? ret : 0;
 }
 
-/* The systems of the events enabled in the instance ("SYSTEM:EVENT"). */
+/* The events enabled in the instance: set_event's "SYSTEM:EVENT" lines. */
 static int add_enabled(struct vt_formats *fm)
 {
 	char *text, *line, *colon, *save = NULL;

@@ -8,8 +8,8 @@
  * costs more CPU than seconds of recording. Here a tep starts with the
  * page header and the ftrace system (markers, trace_printk()), and takes
  * more formats when a record of an unknown event is met: first those of
- * the systems enabled in the instance, then, for an event enabled from
- * elsewhere, all. The symbols and printk formats are loaded only for
+ * the events enabled in the instance, then, for an event enabled later,
+ * all. The symbols and printk formats are loaded only for
  * trace_printk()'s text, their one user.
  */
 #ifndef _VTRACE_EVENT_FORMATS_H
@@ -24,7 +24,7 @@ struct tracefs_instance;
  * struct vt_formats - a tep that grows as records need it
  * @tep: the formats loaded so far
  * @instance: the instance recorded (NULL: the top level)
- * @added_enabled: the systems enabled in @instance were loaded
+ * @added_enabled: the events enabled in @instance were loaded
  * @added_all: every format was loaded
  * @added_printk: the symbols and printk formats were loaded
  */
