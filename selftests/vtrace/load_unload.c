@@ -38,6 +38,11 @@
  * such slabs, still catches a leak of 1.3 kB or more per load/unload cycle:
  * one debugfs file (dentry plus inode, about 1 kB) with anything else, an
  * event's trace_event_file, or a kthread's task_struct.
+ *
+ * A growth beyond that is confirmed before it fails the test: a leak grows
+ * again over a second batch of CYCLES cycles, whereas a one-off step (a
+ * kmalloc cache taking one more order-3 slab on each of several CPUs, as
+ * 5.10 arm64 was seen to do) does not repeat.
  */
 #define SLAB_TOLERANCE_KB 128
 
@@ -201,9 +206,26 @@ static void cycle(struct __test_metadata *_metadata,
 	ASSERT_FALSE(vt_exists(VT_DEBUGFS));
 }
 
-TEST_F_TIMEOUT(load_unload, under_load, 170)
+/* Runs CYCLES cycles and returns the growth of SUnreclaim over them. */
+static int64_t slab_growth_kb(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(load_unload) * self, int first)
 {
-	uint64_t taint_before, taint_after, slab_before, slab_after;
+	uint64_t before, after;
+	int i;
+
+	before = settled_kb(_metadata, "SUnreclaim");
+	for (i = 0; i < CYCLES; i++)
+		cycle(_metadata, self, first + i);
+	after = settled_kb(_metadata, "SUnreclaim");
+	TH_LOG("SUnreclaim %llu kB -> %llu kB over %d cycles",
+	       (unsigned long long)before, (unsigned long long)after, CYCLES);
+	return (int64_t)after - (int64_t)before;
+}
+
+TEST_F_TIMEOUT(load_unload, under_load, 330)
+{
+	uint64_t taint_before, taint_after;
+	int64_t growth;
 	uint64_t bytes = 0;
 	int i, cpu;
 
@@ -214,25 +236,22 @@ TEST_F_TIMEOUT(load_unload, under_load, 170)
 
 	for (i = 0; i < WARMUP_CYCLES; i++)
 		cycle(_metadata, self, i);
-	slab_before = settled_kb(_metadata, "SUnreclaim");
-	for (i = 0; i < CYCLES; i++)
-		cycle(_metadata, self, WARMUP_CYCLES + i);
-	slab_after = settled_kb(_metadata, "SUnreclaim");
+	growth = slab_growth_kb(_metadata, self, WARMUP_CYCLES);
+	if (growth > SLAB_TOLERANCE_KB)
+		growth = slab_growth_kb(_metadata, self, WARMUP_CYCLES + CYCLES);
 
 	stop_readers(self);
 	for (cpu = 0; cpu < VT_MAX_CPUS; cpu++)
 		bytes += self->reader[cpu].bytes;
 	ASSERT_EQ(0, vt_tainted(&taint_after));
 
-	TH_LOG("SUnreclaim %llu kB -> %llu kB, readers got %llu bytes",
-	       (unsigned long long)slab_before, (unsigned long long)slab_after,
-	       (unsigned long long)bytes);
+	TH_LOG("readers got %llu bytes", (unsigned long long)bytes);
 	EXPECT_LT(0, bytes);
 	EXPECT_EQ(0, count_tasks("vtrace_burst/"));
 	EXPECT_EQ(0, (taint_after & ~taint_before) & TAINT_PROBLEMS)
 	TH_LOG("taint %#llx -> %#llx", (unsigned long long)taint_before,
 	       (unsigned long long)taint_after);
-	EXPECT_GE(slab_before + SLAB_TOLERANCE_KB, slab_after);
+	EXPECT_GE(SLAB_TOLERANCE_KB, growth);
 }
 
 /* An open control file pins the module: rmmod is refused, not unsafe. */
