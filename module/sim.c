@@ -25,6 +25,7 @@
 #include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/time64.h>
 #include <linux/workqueue.h>
@@ -62,6 +63,16 @@ MODULE_PARM_DESC(sim_seed, "Initial simulator PRNG seed");
 #define SIM_L2_PRESENT		0x1
 #define SIM_TILER_PRESENT	0x1
 #define SIM_SHADER_CORES	7
+
+/*
+ * The GPU's operating points, in kHz: gs101's Mali-G78.  While powered, the
+ * GPU runs at the lowest one whose share of the range covers its load; off,
+ * its clock keeps the last one.
+ */
+static const u32 sim_gpu_opps_khz[VTRACE_SIM_GPU_NR_OPPS] = {
+	151000, 202000, 251000, 302000, 351000,
+	400000, 471000, 572000, 701000, 848000,
+};
 
 /* Loads are percentages; each step moves each by at most SIM_LOAD_STEP. */
 #define SIM_LOAD_MAX		100
@@ -281,6 +292,7 @@ struct sim_workload {
  * @l2_mask:	powered L2 slices
  * @tiler_mask:	powered tilers
  * @shader_mask: powered shader cores
+ * @gpu_khz:	GPU clock frequency, one of sim_gpu_opps_khz
  * @tmu:	thermal state of each TMU
  * @tmu_name:	name each TMU reports (@lock, not needed to read it in a step)
  * @workload:	the GPU's workload
@@ -300,6 +312,7 @@ struct vtrace_sim {
 	u64 l2_mask;
 	u64 tiler_mask;
 	u64 shader_mask;
+	u32 gpu_khz;
 	struct sim_tmu_state tmu[SIM_NR_TMUS];
 	const char *tmu_name[SIM_NR_TMUS];
 	struct sim_workload workload;
@@ -315,6 +328,19 @@ static struct vtrace_sim sim = {
 	.lock		= __MUTEX_INITIALIZER(sim.lock),
 	.work		= __DELAYED_WORK_INITIALIZER(sim.work, sim_work_fn, 0),
 };
+
+/*
+ * The kernel's thermal zones and devfreq device take the new state: each
+ * zone whose temperature changed emits thermal/thermal_temperature.
+ */
+static void sim_publish(struct vtrace_sim *s)
+{
+	int id;
+
+	for (id = 0; id < SIM_NR_TMUS; id++)
+		vtrace_sim_thermal_update(id, s->tmu[id].temp_mc);
+	vtrace_sim_devfreq_update(s->gpu_khz, s->load[SIM_LOAD_GPU]);
+}
 
 /* A uniformly distributed integer in [lo, hi]. */
 static int sim_rand_between(struct vtrace_sim *s, int lo, int hi)
@@ -338,6 +364,7 @@ static void sim_reset(struct vtrace_sim *s, u64 seed)
 	s->l2_mask = 0;
 	s->tiler_mask = 0;
 	s->shader_mask = 0;
+	s->gpu_khz = sim_gpu_opps_khz[0];
 	for (i = 0; i < SIM_NR_TMUS; i++)
 		s->tmu[i] = (struct sim_tmu_state){ .temp_mc = SIM_AMBIENT_MC };
 	s->workload = (struct sim_workload){
@@ -350,6 +377,7 @@ static void sim_reset(struct vtrace_sim *s, u64 seed)
 		s->workload.pa_last_mc[i] = SIM_AMBIENT_MC;
 	for_each_possible_cpu(cpu)
 		per_cpu(sim_cpu_pressure, cpu) = 0;
+	sim_publish(s);
 }
 
 static void sim_update_loads(struct vtrace_sim *s)
@@ -435,6 +463,19 @@ static void sim_step_gpu(struct vtrace_sim *s)
 	if (s->gpu_level == MALI_POWER_LEVEL_STACKS)
 		sim_set_cores(s, &s->shader_mask, MALI_CORE_TYPE_SHADER,
 			      sim_shader_mask_for(load));
+}
+
+/*
+ * DVFS: no PRNG draw and no event of its own, so a seed's events are the
+ * same as without it.
+ */
+static void sim_step_dvfs(struct vtrace_sim *s)
+{
+	if (s->gpu_level == MALI_POWER_LEVEL_OFF)
+		return;
+	s->gpu_khz = sim_gpu_opps_khz[s->load[SIM_LOAD_GPU] *
+				      (VTRACE_SIM_GPU_NR_OPPS - 1) /
+				      SIM_LOAD_MAX];
 }
 
 /* Number of trip points at or below @temp_mc. */
@@ -845,6 +886,7 @@ static void sim_step(struct vtrace_sim *s)
 		   s->load[SIM_LOAD_MID], s->load[SIM_LOAD_LITTLE]);
 
 	sim_step_gpu(s);
+	sim_step_dvfs(s);
 	sim_step_mcu(s);
 	sim_step_jobs(s);
 	sim_step_jit(s);
@@ -853,6 +895,7 @@ static void sim_step(struct vtrace_sim *s)
 		sim_step_tmu(s, id);
 	sim_step_pressure(s);
 	sim_step_power_allocator(s);
+	sim_publish(s);
 }
 
 static void sim_work_fn(struct work_struct *work)
@@ -1035,6 +1078,24 @@ static const struct file_operations sim_tmu_names_fops = {
 	.llseek	= default_llseek,
 };
 
+/* The state the kernel's thermal zones and devfreq device follow. */
+static int sim_state_show(struct seq_file *m, void *unused)
+{
+	struct vtrace_sim *s = m->private;
+	int i;
+
+	mutex_lock(&s->lock);
+	seq_printf(m, "steps: %llu\ntemp_mc:", s->steps);
+	for (i = 0; i < SIM_NR_TMUS; i++)
+		seq_printf(m, " %d", s->tmu[i].temp_mc);
+	seq_printf(m, "\ngpu_load: %d\ngpu_freq_khz: %u\n",
+		   s->load[SIM_LOAD_GPU], s->gpu_khz);
+	mutex_unlock(&s->lock);
+	return 0;
+}
+
+DEFINE_SHOW_ATTRIBUTE(sim_state);
+
 /**
  * vtrace_sim_set_tmu_names() - name the simulated thermal zones
  * @names: VTRACE_SIM_NR_TMUS names, for the big, mid and little CPU
@@ -1042,19 +1103,22 @@ static const struct file_operations sim_tmu_names_fops = {
  *	for the defaults (BIG, MID, LITTLE, GPU)
  *
  * The strings must stay valid until the names are set again.  Takes
- * effect from the next step on.
+ * effect from the next step on; the kernel's thermal zones, if any, are
+ * registered again with the new names as their types.
  */
 void vtrace_sim_set_tmu_names(const char *const *names)
 {
 	mutex_lock(&sim.lock);
 	memcpy(sim.tmu_name, names ?: sim_default_tmu_name,
 	       sizeof(sim.tmu_name));
+	vtrace_sim_thermal_rename(sim.tmu_name);
 	mutex_unlock(&sim.lock);
 }
 
 int vtrace_sim_init(struct dentry *root)
 {
 	struct dentry *dir;
+	int ret;
 
 	if (sim_period_ms < 1 || sim_period_ms > SIM_PERIOD_MS_MAX) {
 		pr_err("sim_period_ms=%u is outside 1..%u\n", sim_period_ms,
@@ -1064,6 +1128,15 @@ int vtrace_sim_init(struct dentry *root)
 	sim.period_ms = sim_period_ms;
 	sim_reset(&sim, sim_seed);
 	vtrace_sim_set_tmu_names(NULL);
+	/* Before the control files: no step runs yet. */
+	mutex_lock(&sim.lock);
+	ret = vtrace_sim_thermal_init(sim.tmu_name);
+	mutex_unlock(&sim.lock);
+	if (ret)
+		return ret;
+	ret = vtrace_sim_devfreq_init(sim_gpu_opps_khz);
+	if (ret)
+		return ret;
 
 	dir = debugfs_create_dir("sim", root);
 	debugfs_create_file_unsafe("running", 0600, dir, &sim,
@@ -1074,13 +1147,19 @@ int vtrace_sim_init(struct dentry *root)
 	debugfs_create_file_unsafe("step", 0200, dir, &sim, &sim_step_fops);
 	debugfs_create_file_unsafe("steps", 0400, dir, &sim, &sim_steps_fops);
 	debugfs_create_file("tmu_names", 0400, dir, &sim, &sim_tmu_names_fops);
+	debugfs_create_file("state", 0400, dir, &sim, &sim_state_fops);
 
 	if (sim_autostart)
 		sim_start(&sim);
 	return 0;
 }
 
+/* Safe on a partly initialised simulator. */
 void vtrace_sim_exit(void)
 {
 	sim_stop(&sim);
+	vtrace_sim_devfreq_exit();
+	mutex_lock(&sim.lock);
+	vtrace_sim_thermal_exit();
+	mutex_unlock(&sim.lock);
 }

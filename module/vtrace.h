@@ -105,6 +105,22 @@ int vtrace_sim_init(struct dentry *root);
 void vtrace_sim_exit(void);
 void vtrace_sim_set_tmu_names(const char *const *names);
 
+/* Operating points of the simulated GPU's DVFS (sim.c). */
+#define VTRACE_SIM_GPU_NR_OPPS	10
+
+/*
+ * The kernel's own thermal zones and devfreq device, following the
+ * simulator: sim-thermal.c and sim-devfreq.c.
+ */
+int vtrace_sim_thermal_init(const char *const *names);
+void vtrace_sim_thermal_rename(const char *const *names);
+void vtrace_sim_thermal_update(unsigned int id, int temp_mc);
+void vtrace_sim_thermal_exit(void);
+
+int vtrace_sim_devfreq_init(const u32 *opps_khz);
+void vtrace_sim_devfreq_update(u32 khz, int load);
+void vtrace_sim_devfreq_exit(void);
+
 int vtrace_of_init(void);
 void vtrace_of_exit(void);
 
