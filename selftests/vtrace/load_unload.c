@@ -238,7 +238,8 @@ TEST_F_TIMEOUT(load_unload, under_load, 330)
 		cycle(_metadata, self, i);
 	growth = slab_growth_kb(_metadata, self, WARMUP_CYCLES);
 	if (growth > SLAB_TOLERANCE_KB)
-		growth = slab_growth_kb(_metadata, self, WARMUP_CYCLES + CYCLES);
+		growth =
+			slab_growth_kb(_metadata, self, WARMUP_CYCLES + CYCLES);
 
 	stop_readers(self);
 	for (cpu = 0; cpu < VT_MAX_CPUS; cpu++)

@@ -280,6 +280,9 @@ path_of()
 	data_source_config) echo "data_sources config" ;;
 	ftrace_config) echo "data_sources config ftrace_config" ;;
 	tracefs_option) echo "data_sources config ftrace_config tracefs_options" ;;
+	process_stats_config) echo "data_sources config process_stats_config" ;;
+	sys_stats_config) echo "data_sources config sys_stats_config" ;;
+	system_info_config) echo "data_sources config system_info_config" ;;
 	esac
 }
 numbers_of()
@@ -291,6 +294,9 @@ numbers_of()
 	data_source_config) echo "2 1" ;;
 	ftrace_config) echo "2 1 100" ;;
 	tracefs_option) echo "2 1 100 36" ;;
+	process_stats_config) echo "2 1 103" ;;
+	sys_stats_config) echo "2 1 104" ;;
+	system_info_config) echo "2 1 119" ;;
 	esac
 }
 bad=0

@@ -480,13 +480,104 @@ TEST_F(tc, other_data_sources_are_one_warning_each)
 		0,
 		parse(self,
 		      "data_sources { config { name: \"android.surfaceflinger.frame\" } }\n"
-		      "data_sources { config { name: \"linux.process_stats\"\n"
-		      "  process_stats_config { scan_all_processes_on_start: true } } }\n" FTRACE(
+		      "data_sources { config { name: \"android.power\" } }\n" FTRACE(
 			      "")));
 	check_diags(
 		_metadata, self,
-		"1:25: warning: data source 'android.surfaceflinger.frame' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n"
-		"2:25: warning: data source 'linux.process_stats' has no meaning on a Linux board (ignored): vtrace records linux.ftrace\n");
+		"1:25: warning: data source 'android.surfaceflinger.frame' has no meaning on a Linux board (ignored): vtrace records linux.ftrace, linux.process_stats, linux.sys_stats and linux.system_info\n"
+		"2:25: warning: data source 'android.power' has no meaning on a Linux board (ignored): vtrace records linux.ftrace, linux.process_stats, linux.sys_stats and linux.system_info\n");
+	EXPECT_FALSE(vtrace_probes_wanted(&self->tc.probes));
+}
+
+/* The seed's linux.process_stats, in the second buffer. */
+TEST_F(tc, process_stats_takes_its_buffer)
+{
+	const struct vtrace_process_stats *ps = &self->tc.probes.process_stats;
+
+	ASSERT_EQ(
+		0,
+		parse(self,
+		      "buffers { size_kb: 8960 fill_policy: DISCARD }\n"
+		      "buffers { size_kb: 1280 fill_policy: DISCARD }\n"
+		      "data_sources { config { name: \"linux.process_stats\"\n"
+		      "  target_buffer: 1\n"
+		      "  process_stats_config { scan_all_processes_on_start: true\n"
+		      "    record_thread_names: true proc_stats_poll_ms: 50\n"
+		      "    quirks: DISABLE_ON_DEMAND } } }\n" FTRACE("")));
+	check_diags(
+		_metadata, self,
+		"6:31: warning: proc_stats_poll_ms: 50 ms is below the shortest period, 100 ms: raised to it, as Perfetto does\n");
+	EXPECT_TRUE(ps->enabled);
+	EXPECT_TRUE(ps->scan_all_processes_on_start);
+	EXPECT_TRUE(ps->record_thread_names);
+	EXPECT_EQ(100, ps->poll_ms);
+	EXPECT_EQ(1, ps->buffer.index);
+	EXPECT_EQ(1280, ps->buffer.size_kb);
+	EXPECT_EQ(VTRACE_FILL_DISCARD, ps->buffer.fill_policy);
+	EXPECT_EQ(8960, self->tc.buffer_size_kb);
+	EXPECT_FALSE(self->tc.probes.sys_stats.enabled);
+	EXPECT_FALSE(self->tc.probes.system_info);
+}
+
+TEST_F(tc, sys_stats_periods_and_counters)
+{
+	const struct vtrace_sys_stats *ss = &self->tc.probes.sys_stats;
+
+	ASSERT_EQ(
+		0,
+		parse(self,
+		      "write_into_file: true\n"
+		      "buffers { size_kb: 64 }\n"
+		      "data_sources { config { name: \"linux.sys_stats\"\n"
+		      "  sys_stats_config { thermal_period_ms: 100\n"
+		      "    devfreq_period_ms: 9 meminfo_period_ms: 1000\n"
+		      "    meminfo_counters: MEMINFO_MEM_FREE\n"
+		      "    meminfo_counters: MEMINFO_CACHED stat_period_ms: 500\n"
+		      "    stat_counters: STAT_FORK_COUNT slab_period_ms: 10 } } }\n"
+		      "data_sources { config { name: \"linux.system_info\" } }\n" FTRACE(
+			      "")));
+	check_diags(
+		_metadata, self,
+		"5:5: warning: devfreq_period_ms: 9 ms is below the shortest period, 10 ms: raised to it, as Perfetto does\n"
+		"8:36: warning: field 'SysStatsConfig.slab_period_ms' is not honoured by vtrace (ignored)\n");
+	EXPECT_TRUE(ss->enabled);
+	EXPECT_EQ(100, ss->period_ms[VTRACE_SYS_THERMAL]);
+	EXPECT_EQ(10, ss->period_ms[VTRACE_SYS_DEVFREQ]);
+	EXPECT_EQ(1000, ss->period_ms[VTRACE_SYS_MEMINFO]);
+	EXPECT_EQ(500, ss->period_ms[VTRACE_SYS_STAT]);
+	EXPECT_EQ(0, ss->period_ms[VTRACE_SYS_CPUFREQ]);
+	EXPECT_EQ((1ull << 2) | (1ull << 5), ss->meminfo);
+	EXPECT_EQ(VTRACE_STAT_FORK_COUNT, ss->stat_counters);
+	/* No vmstat counters named: all of them. */
+	EXPECT_EQ(~0ull << 1, ss->vmstat[0]);
+	EXPECT_EQ(VTRACE_FILL_STREAM, ss->buffer.fill_policy);
+	EXPECT_TRUE(self->tc.probes.system_info);
+	EXPECT_EQ(VTRACE_FILL_STREAM,
+		  self->tc.probes.system_info_buffer.fill_policy);
+}
+
+TEST_F(tc, probes_target_buffer_must_name_a_buffer)
+{
+	EXPECT_EQ(-EINVAL,
+		  parse(self,
+			"buffers { size_kb: 8 }\n"
+			"data_sources { config { name: \"linux.sys_stats\"\n"
+			"  target_buffer: 2 } }\n" FTRACE("")));
+	check_diags(_metadata, self,
+		    "3:3: error: target_buffer 2 names no buffer (1 given)\n");
+}
+
+TEST_F(tc, unknown_sys_stats_field_is_refused)
+{
+	EXPECT_EQ(
+		-EINVAL,
+		parse(self,
+		      "data_sources { config { name: \"linux.sys_stats\"\n"
+		      "  sys_stats_config { thermal_period: 100 } } }\n" FTRACE(
+			      "")));
+	check_diags(
+		_metadata, self,
+		"2:22: error: unknown field 'thermal_period' in SysStatsConfig\n");
 }
 
 TEST_F(tc, second_ftrace_data_source_is_not_merged)
@@ -532,7 +623,7 @@ TEST_F(tc, target_buffer_selects_the_buffer)
 	EXPECT_EQ(VTRACE_FILL_DISCARD, self->tc.fill_policy);
 	check_diags(
 		_metadata, self,
-		"1:1: warning: buffers[0] is not the linux.ftrace data source's target: vtrace records one buffer (ignored)\n");
+		"1:1: warning: buffers[0] is the target of no data source vtrace records (ignored)\n");
 }
 
 TEST_F(tc, zero_buffer_size_is_error)

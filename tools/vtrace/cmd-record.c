@@ -367,6 +367,19 @@ static int start(struct record *r)
 	ret = open_sink(o, &sink);
 	if (ret)
 		return ret;
+	if (ropts.probes && !sink->ops->add_packet) {
+		if (o->strict) {
+			vtrace_err(
+				"%s: the %s format has no place for linux.process_stats, linux.sys_stats or linux.system_info: record to a Perfetto file (-o FILE.pftrace)",
+				o->output, sink->ops->name);
+			vtrace_sink_free(sink);
+			return -EINVAL;
+		}
+		vtrace_warn(
+			"%s: the %s format has no place for linux.process_stats, linux.sys_stats or linux.system_info: they are not recorded (a Perfetto file, -o FILE.pftrace, has them)",
+			o->output, sink->ops->name);
+		ropts.probes = NULL;
+	}
 	ret = vtrace_recorder_create(&ropts, sink, &r->rec);
 	if (!ret) {
 		signalled_recorder = r->rec;

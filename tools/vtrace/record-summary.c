@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <vtrace/json.h>
+#include <vtrace/probes.h>
 
 #include "builtin.h"
 #include "cmd-record.h"
@@ -19,12 +20,16 @@
  *
  * Once, at the start, each optional knob the kernel refused and the value
  * used instead. A knob this kernel does not have at all is no news but
- * to -v.
+ * to -v. Then each counter linux.sys_stats was asked for that this kernel
+ * does not have: it is not polled.
  */
 void record_print_not_set(const struct record *r)
 {
+	const struct vtrace_probes *probes = vtrace_recorder_probes(r->rec);
+	uint32_t missing = probes ? vtrace_probes_missing(probes) : 0;
 	const struct vtrace_knob_not_set *n;
 	size_t nr, i;
+	int k;
 
 	n = vtrace_recorder_not_set(r->rec, &nr);
 	for (i = 0; i < nr; i++) {
@@ -39,6 +44,12 @@ void record_print_not_set(const struct record *r)
 				    strerror(-n[i].err),
 				    *n[i].value ? n[i].value : "the kernel's");
 	}
+	for (k = 0; k < VTRACE_SYS_NR; k++)
+		if (missing & 1u << k)
+			vtrace_warn(
+				"%s: this kernel has no %s counters: not polled",
+				VTRACE_SYS_STATS_DATA_SOURCE,
+				vtrace_sys_stats_kind_name(k));
 }
 
 /* "not_set" of --json: the same list, with errno names. */
@@ -201,6 +212,12 @@ void record_print_summary(const struct record *r)
 	}
 	if (o->net)
 		print_net_summary(r, backpressure);
+	if (vtrace_recorder_probes(r->rec) &&
+	    vtrace_probes_dropped(vtrace_recorder_probes(r->rec)))
+		vtrace_warn(
+			"data sources beside ftrace: %llu packets did not fit their buffer (size_kb of the config's buffers)",
+			(unsigned long long)vtrace_probes_dropped(
+				vtrace_recorder_probes(r->rec)));
 	if (vtrace_recorder_cleared(r->rec))
 		fprintf(stderr,
 			"vtrace: cleared first: %llu events %s held from before the recording (--keep-buffer records them)\n",

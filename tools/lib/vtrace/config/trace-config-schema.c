@@ -2,15 +2,17 @@
 /*
  * The part of Perfetto's TraceConfig schema vtrace reads: every field of
  * TraceConfig, TraceConfig.BufferConfig, TraceConfig.DataSource,
- * DataSourceConfig and FtraceConfig (and FtraceConfig.TracefsOption), with
- * the names, numbers and types of perfetto_config.proto, so that any valid
- * Perfetto config parses and each field vtrace does not honour can be named
- * in a warning. Messages deeper than these are syntax-checked only (no
+ * DataSourceConfig, FtraceConfig (and FtraceConfig.TracefsOption),
+ * ProcessStatsConfig, SysStatsConfig and SystemInfoConfig, with the
+ * names, numbers and types of perfetto_config.proto, so that any valid
+ * Perfetto config parses and each field vtrace does not honour can be
+ * named in a warning. Messages deeper than these are syntax-checked only (no
  * .message), and so are enums whose values vtrace does not interpret.
  *
- * selftests/vtrace_tool/trace_config_schema.sh checks this table against
+ * selftests/vtrace_tool/config_test.sh checks this table against
  * the .proto with protoc.
  */
+#include <vtrace/probes.h>
 #include <vtrace/trace-config.h>
 
 #define FIELD(n, num, t) .name = (n), .number = (num), .type = VTRACE_PB_##t
@@ -79,6 +81,73 @@ static const struct vtrace_pb_message ftrace_config = {
 	FIELDS(ftrace_config_fields),
 };
 
+static const struct vtrace_pb_enum_value process_stats_quirks_values[] = {
+	{ "QUIRKS_UNSPECIFIED", 0 },
+	{ "DISABLE_INITIAL_DUMP", 1 },
+	{ "DISABLE_ON_DEMAND", 2 },
+};
+
+static const struct vtrace_pb_field process_stats_config_fields[] = {
+	{ FIELD("quirks", 1, ENUM), REPEATED,
+	  VALUES(process_stats_quirks_values) },
+	{ FIELD("scan_all_processes_on_start", 2, BOOL) },
+	{ FIELD("record_thread_names", 3, BOOL) },
+	{ FIELD("proc_stats_poll_ms", 4, UINT32) },
+	{ FIELD("proc_stats_cache_ttl_ms", 6, UINT32) },
+	{ FIELD("scan_smaps_rollup", 10, BOOL) },
+	{ FIELD("record_process_age", 11, BOOL) },
+	{ FIELD("record_process_runtime", 12, BOOL) },
+	{ FIELD("record_process_dmabuf_rss", 13, BOOL) },
+	{ FIELD("resolve_process_fds", 9, BOOL) },
+	{ FIELD("skip_main_thread_message", 14, BOOL) },
+};
+
+static const struct vtrace_pb_message process_stats_config = {
+	.name = "ProcessStatsConfig",
+	FIELDS(process_stats_config_fields),
+};
+
+static const struct vtrace_pb_enum_value stat_counters_values[] = {
+	{ "STAT_UNSPECIFIED", 0 }, { "STAT_CPU_TIMES", 1 },
+	{ "STAT_IRQ_COUNTS", 2 },  { "STAT_SOFTIRQ_COUNTS", 3 },
+	{ "STAT_FORK_COUNT", 4 },
+};
+
+static const struct vtrace_pb_field sys_stats_config_fields[] = {
+	{ FIELD("meminfo_period_ms", 1, UINT32) },
+	{ FIELD("meminfo_counters", 2, ENUM), REPEATED,
+	  VALUES(vtrace_meminfo_counters) },
+	{ FIELD("vmstat_period_ms", 3, UINT32) },
+	{ FIELD("vmstat_counters", 4, ENUM), REPEATED,
+	  VALUES(vtrace_vmstat_counters) },
+	{ FIELD("stat_period_ms", 5, UINT32) },
+	{ FIELD("stat_counters", 6, ENUM), REPEATED,
+	  VALUES(stat_counters_values) },
+	{ FIELD("devfreq_period_ms", 7, UINT32) },
+	{ FIELD("cpufreq_period_ms", 8, UINT32) },
+	{ FIELD("buddyinfo_period_ms", 9, UINT32) },
+	{ FIELD("diskstat_period_ms", 10, UINT32) },
+	{ FIELD("psi_period_ms", 11, UINT32) },
+	{ FIELD("thermal_period_ms", 12, UINT32) },
+	{ FIELD("cpuidle_period_ms", 13, UINT32) },
+	{ FIELD("gpufreq_period_ms", 14, UINT32) },
+	{ FIELD("slab_period_ms", 15, UINT32) },
+};
+
+static const struct vtrace_pb_message sys_stats_config = {
+	.name = "SysStatsConfig",
+	FIELDS(sys_stats_config_fields),
+};
+
+static const struct vtrace_pb_field system_info_config_fields[] = {
+	{ FIELD("irq_names", 1, BOOL) },
+};
+
+static const struct vtrace_pb_message system_info_config = {
+	.name = "SystemInfoConfig",
+	FIELDS(system_info_config_fields),
+};
+
 static const struct vtrace_pb_field data_source_config_fields[] = {
 	{ FIELD("name", 1, STRING) },
 	{ FIELD("target_buffer", 2, UINT32) },
@@ -94,8 +163,10 @@ static const struct vtrace_pb_field data_source_config_fields[] = {
 	{ FIELD("protovm_config", 12, MESSAGE) },
 	{ FIELD("ftrace_config", 100, MESSAGE), .message = &ftrace_config },
 	{ FIELD("inode_file_config", 102, MESSAGE) },
-	{ FIELD("process_stats_config", 103, MESSAGE) },
-	{ FIELD("sys_stats_config", 104, MESSAGE) },
+	{ FIELD("process_stats_config", 103, MESSAGE),
+	  .message = &process_stats_config },
+	{ FIELD("sys_stats_config", 104, MESSAGE),
+	  .message = &sys_stats_config },
 	{ FIELD("heapprofd_config", 105, MESSAGE) },
 	{ FIELD("java_hprof_config", 110, MESSAGE) },
 	{ FIELD("android_power_config", 106, MESSAGE) },
@@ -109,7 +180,8 @@ static const struct vtrace_pb_field data_source_config_fields[] = {
 	{ FIELD("android_polled_state_config", 114, MESSAGE) },
 	{ FIELD("android_system_property_config", 118, MESSAGE) },
 	{ FIELD("statsd_tracing_config", 117, MESSAGE) },
-	{ FIELD("system_info_config", 119, MESSAGE) },
+	{ FIELD("system_info_config", 119, MESSAGE),
+	  .message = &system_info_config },
 	{ FIELD("frozen_ftrace_config", 136, MESSAGE) },
 	{ FIELD("chrome_config", 101, MESSAGE) },
 	{ FIELD("v8_config", 127, MESSAGE) },

@@ -337,9 +337,150 @@ source_config(const struct vtrace_pb_value *ds)
 	return v ? v->msg : NULL;
 }
 
+static void warn(struct builder *b, const struct vtrace_pb_value *v,
+		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void warn(struct builder *b, const struct vtrace_pb_value *v,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(b, v, VTRACE_WARNING, fmt, ap);
+	va_end(ap);
+}
+
+/* A period below @min_ms is raised to it, as traced_probes does. */
+static uint32_t period_at_least(struct builder *b,
+				const struct vtrace_pb_value *v,
+				uint32_t min_ms)
+{
+	if (!v->u || v->u >= min_ms)
+		return v->u;
+	warn(b, v,
+	     "%s: %llu ms is below the shortest period, %u ms: raised to it, as Perfetto does",
+	     v->field->name, (unsigned long long)v->u, min_ms);
+	return min_ms;
+}
+
+static void build_process_stats(struct builder *b,
+				const struct vtrace_pb_msg *msg)
+{
+	struct vtrace_process_stats *ps = &b->tc->probes.process_stats;
+	size_t i;
+
+	for (i = 0; i < msg->nr; i++) {
+		const struct vtrace_pb_value *v = &msg->values[i];
+
+		if (is(v, "scan_all_processes_on_start"))
+			ps->scan_all_processes_on_start = v->u;
+		else if (is(v, "record_thread_names"))
+			ps->record_thread_names = v->u;
+		else if (is(v, "proc_stats_poll_ms"))
+			ps->poll_ms = period_at_least(
+				b, v, VTRACE_PROC_STATS_MIN_POLL_MS);
+		else if (is(v, "record_process_runtime"))
+			ps->record_process_runtime = v->u;
+		/*
+		 * DISABLE_INITIAL_DUMP is deprecated and ignored by Perfetto;
+		 * DISABLE_ON_DEMAND asks for what vtrace does.
+		 */
+		else if (!is(v, "quirks"))
+			field_unhonoured(b, v, msg);
+	}
+}
+
+/* The kind a "<kind>_period_ms" field of SysStatsConfig sets, or -1. */
+static int sys_stats_kind_of(const char *field)
+{
+	size_t len = strlen(field) - strlen("_period_ms");
+	enum vtrace_sys_stats_kind kind;
+	char name[32];
+
+	if (strlen(field) <= strlen("_period_ms") || len >= sizeof(name) ||
+	    strcmp(field + len, "_period_ms"))
+		return -1;
+	memcpy(name, field, len);
+	name[len] = '\0';
+	return vtrace_sys_stats_kind_parse(name, &kind) ? -1 : (int)kind;
+}
+
+static void build_sys_stats(struct builder *b, const struct vtrace_pb_msg *msg)
+{
+	struct vtrace_sys_stats *ss = &b->tc->probes.sys_stats;
+	uint64_t vmstat_given = 0;
+	unsigned int n;
+	size_t i;
+	int kind;
+
+	for (i = 0; i < msg->nr; i++) {
+		const struct vtrace_pb_value *v = &msg->values[i];
+
+		kind = sys_stats_kind_of(v->field->name);
+		if (kind >= 0) {
+			ss->period_ms[kind] = period_at_least(
+				b, v, VTRACE_SYS_STATS_MIN_PERIOD_MS);
+		} else if (is(v, "meminfo_counters")) {
+			if (v->i > 0 && v->i <= VTRACE_MEMINFO_MAX)
+				ss->meminfo |= 1ull << v->i;
+		} else if (is(v, "vmstat_counters")) {
+			n = v->i;
+			if (v->i > 0 && n <= VTRACE_VMSTAT_MAX)
+				ss->vmstat[n / 64] |= 1ull << (n % 64);
+			vmstat_given = 1;
+		} else if (is(v, "stat_counters")) {
+			if (v->i > 0 && v->i < 32)
+				ss->stat_counters |= 1u << v->i;
+		} else {
+			field_unhonoured(b, v, msg);
+		}
+	}
+	/* No counters named: all of them, as Perfetto reads it. */
+	if (!ss->meminfo)
+		ss->meminfo = ~0ull >> (63 - VTRACE_MEMINFO_MAX) & ~1ull;
+	if (!vmstat_given)
+		for (n = 1; n <= VTRACE_VMSTAT_MAX; n++)
+			ss->vmstat[n / 64] |= 1ull << (n % 64);
+	if (!ss->stat_counters)
+		ss->stat_counters = VTRACE_STAT_ALL;
+}
+
+static void build_system_info(struct builder *b,
+			      const struct vtrace_pb_msg *msg)
+{
+	size_t i;
+
+	for (i = 0; i < msg->nr; i++)
+		field_unhonoured(b, &msg->values[i], msg);
+}
+
+/**
+ * struct source - a data source vtrace records
+ * @name: its name in a config
+ * @config: the name of its DataSourceConfig field
+ * @build: reads that field
+ */
+struct source {
+	const char *name;
+	const char *config;
+	void (*build)(struct builder *b, const struct vtrace_pb_msg *msg);
+};
+
+static const struct source sources[] = {
+	{ VTRACE_FTRACE_DATA_SOURCE, "ftrace_config", build_ftrace },
+	{ VTRACE_PROCESS_STATS_DATA_SOURCE, "process_stats_config",
+	  build_process_stats },
+	{ VTRACE_SYS_STATS_DATA_SOURCE, "sys_stats_config", build_sys_stats },
+	{ VTRACE_SYSTEM_INFO_DATA_SOURCE, "system_info_config",
+	  build_system_info },
+};
+
+#define NR_SOURCES (sizeof(sources) / sizeof(sources[0]))
+
 /*
- * Take the first linux.ftrace data source; warn about every other one.
- * Return: its target_buffer value or NULL, in *target.
+ * Take the first data source of each name vtrace records; warn about
+ * every other one. Return: each one's target_buffer value or NULL, in
+ * @target (indexed as sources[]).
  */
 static void build_data_sources(struct builder *b,
 			       const struct vtrace_pb_msg *root,
@@ -347,10 +488,12 @@ static void build_data_sources(struct builder *b,
 {
 	const struct vtrace_pb_value *name, *ds;
 	const struct vtrace_pb_msg *cfg;
-	bool taken = false;
-	size_t i, j;
+	bool taken[NR_SOURCES] = { false };
+	const struct source *src;
+	size_t i, j, k;
 
-	*target = NULL;
+	for (k = 0; k < NR_SOURCES; k++)
+		target[k] = NULL;
 	for (i = 0; i < root->nr && !b->err; i++) {
 		ds = &root->values[i];
 		if (!is(ds, "data_sources"))
@@ -362,22 +505,33 @@ static void build_data_sources(struct builder *b,
 				   b->strict ? "" : " (ignored)");
 			continue;
 		}
-		if (strcmp(name->str, VTRACE_FTRACE_DATA_SOURCE) ||
-		    strlen(name->str) != name->len) {
+		for (k = 0; k < NR_SOURCES; k++)
+			if (!strcmp(name->str, sources[k].name) &&
+			    strlen(name->str) == name->len)
+				break;
+		if (k == NR_SOURCES) {
 			unhonoured(
 				b, name,
-				"data source '%.64s' has no meaning on a Linux board%s: vtrace records linux.ftrace",
+				"data source '%.64s' has no meaning on a Linux board%s: vtrace records linux.ftrace, linux.process_stats, linux.sys_stats and linux.system_info",
 				name->str, b->strict ? "" : " (ignored)");
 			continue;
 		}
-		if (taken) {
+		src = &sources[k];
+		if (taken[k]) {
 			unhonoured(
 				b, name,
-				"a second linux.ftrace data source: vtrace records one%s",
-				b->strict ? "" : " (ignored)");
+				"a second %s data source: vtrace records one%s",
+				src->name, b->strict ? "" : " (ignored)");
 			continue;
 		}
-		taken = true;
+		taken[k] = true;
+		/* A source without its config message still runs. */
+		if (src->build == build_process_stats)
+			b->tc->probes.process_stats.enabled = true;
+		else if (src->build == build_sys_stats)
+			b->tc->probes.sys_stats.enabled = true;
+		else if (src->build == build_system_info)
+			b->tc->probes.system_info = true;
 		for (j = 0; j < ds->msg->nr; j++)
 			if (!is(&ds->msg->values[j], "config"))
 				field_unhonoured(b, &ds->msg->values[j],
@@ -388,9 +542,9 @@ static void build_data_sources(struct builder *b,
 			if (is(v, "name"))
 				continue;
 			if (is(v, "target_buffer"))
-				*target = v;
-			else if (is(v, "ftrace_config"))
-				build_ftrace(b, v->msg);
+				target[k] = v;
+			else if (is(v, src->config))
+				src->build(b, v->msg);
 			else
 				field_unhonoured(b, v, cfg);
 		}
@@ -425,19 +579,58 @@ static void build_buffer(struct builder *b, const struct vtrace_pb_value *bv)
 		      "the buffer linux.ftrace writes into has no size_kb");
 }
 
-static void build_buffers(struct builder *b, const struct vtrace_pb_msg *root,
-			  const struct vtrace_pb_value *target)
+/* The trace buffer of each data source beside ftrace, as sources[]. */
+static struct vtrace_probe_buffer *probe_buffer(struct vtrace_trace_config *tc,
+						size_t k)
 {
-	uint64_t want = target ? target->u : 0;
-	size_t i, n = 0;
+	switch (k) {
+	case 1:
+		return tc->probes.process_stats.enabled ?
+			       &tc->probes.process_stats.buffer :
+			       NULL;
+	case 2:
+		return tc->probes.sys_stats.enabled ?
+			       &tc->probes.sys_stats.buffer :
+			       NULL;
+	case 3:
+		return tc->probes.system_info ? &tc->probes.system_info_buffer :
+						NULL;
+	}
+	return NULL;
+}
+
+static void set_probe_buffer(struct vtrace_probe_buffer *pb, uint32_t index,
+			     const struct vtrace_pb_msg *buf)
+{
+	const struct vtrace_pb_value *v;
+
+	pb->index = index;
+	v = find_named(buf, "size_kb");
+	pb->size_kb = v ? v->u : 0;
+	v = find_named(buf, "fill_policy");
+	pb->fill_policy = v && v->i == 2 ? VTRACE_FILL_DISCARD :
+					   VTRACE_FILL_RING_BUFFER;
+	if (!pb->size_kb)
+		pb->fill_policy = VTRACE_FILL_STREAM;
+}
+
+static void build_buffers(struct builder *b, const struct vtrace_pb_msg *root,
+			  const struct vtrace_pb_value *const *target)
+{
+	uint64_t want[NR_SOURCES];
+	bool used;
+	size_t i, k, n = 0;
 
 	for (i = 0; i < root->nr; i++)
 		n += is(&root->values[i], "buffers");
-	if (target && want >= n) {
-		error(b, target,
-		      "target_buffer %llu names no buffer (%zu given)",
-		      (unsigned long long)want, n);
-		return;
+	for (k = 0; k < NR_SOURCES; k++) {
+		want[k] = target[k] ? target[k]->u : 0;
+		if (target[k] && want[k] >= n) {
+			error(b, target[k],
+			      "target_buffer %llu names no buffer (%zu given)",
+			      (unsigned long long)want[k], n);
+			return;
+		}
 	}
 	n = 0;
 	for (i = 0; i < root->nr && !b->err; i++) {
@@ -445,12 +638,19 @@ static void build_buffers(struct builder *b, const struct vtrace_pb_msg *root,
 
 		if (!is(v, "buffers"))
 			continue;
-		if (n++ == want)
+		used = false;
+		for (k = 1; k < NR_SOURCES; k++) {
+			if (want[k] != n || !probe_buffer(b->tc, k))
+				continue;
+			set_probe_buffer(probe_buffer(b->tc, k), n, v->msg);
+			used = true;
+		}
+		if (n++ == want[0])
 			build_buffer(b, v);
-		else if (b->tc->has_ftrace)
+		else if (b->tc->has_ftrace && !used)
 			unhonoured(
 				b, v,
-				"buffers[%zu] is not the linux.ftrace data source's target: vtrace records one buffer%s",
+				"buffers[%zu] is the target of no data source vtrace records%s",
 				n - 1, b->strict ? "" : " (ignored)");
 	}
 }
@@ -458,10 +658,10 @@ static void build_buffers(struct builder *b, const struct vtrace_pb_msg *root,
 static void build(struct builder *b, const struct vtrace_pb_msg *root)
 {
 	struct vtrace_trace_config *tc = b->tc;
-	const struct vtrace_pb_value *target;
-	size_t i;
+	const struct vtrace_pb_value *target[NR_SOURCES];
+	size_t i, k;
 
-	build_data_sources(b, root, &target);
+	build_data_sources(b, root, target);
 	if (!b->err)
 		build_buffers(b, root, target);
 	for (i = 0; i < root->nr && !b->err; i++) {
@@ -496,6 +696,10 @@ static void build(struct builder *b, const struct vtrace_pb_msg *root)
 			field_unhonoured(b, v, root);
 		}
 	}
+	/* Streamed into the file: every packet is kept, as Perfetto does. */
+	for (k = 1; k < NR_SOURCES && tc->write_into_file; k++)
+		if (probe_buffer(tc, k))
+			probe_buffer(tc, k)->fill_policy = VTRACE_FILL_STREAM;
 	if (!b->err && !tc->has_ftrace)
 		error(b, NULL,
 		      "no linux.ftrace data source with an ftrace_config: nothing vtrace can record");

@@ -192,6 +192,8 @@ int vtrace_record_plan_from_config(const struct vtrace_trace_config *tc,
 		ropts->max_file_size = tc->buffer_size_kb * 1024ULL;
 	}
 	ropts->cpumask = tc->tracing_cpumask.str;
+	if (vtrace_probes_wanted(&tc->probes))
+		ropts->probes = &tc->probes;
 	if (tc->nr_tids) {
 		plan->tids = calloc(tc->nr_tids, sizeof(*plan->tids));
 		if (!plan->tids)

@@ -164,6 +164,7 @@ struct cpu_thread {
  * @rt_resumed: see &struct vtrace_recorder_wakeups
  * @not_set: settings the recording chose itself that the kernel refused
  * @nr_not_set: entries in @not_set
+ * @probes: the data sources beside ftrace, while they run, or NULL
  * @percent_refused: buffer_percent cannot be changed: the wake-ups do not
  *	adapt
  */
@@ -215,6 +216,7 @@ struct vtrace_recorder {
 	unsigned long long rt_resumed;
 	struct vtrace_knob_not_set not_set[MAX_NOT_SET];
 	size_t nr_not_set;
+	struct vtrace_probes *probes;
 	bool percent_refused;
 };
 

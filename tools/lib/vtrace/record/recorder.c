@@ -32,6 +32,8 @@
 #include "base/test-phase.h"
 
 #include <vtrace/file-io.h>
+#include <vtrace/probes.h>
+
 #include "record/recorder-local.h"
 
 /**
@@ -75,6 +77,14 @@ int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
 	if (!opts->instance || !opts->nr_events || !sink) {
 		vt_rec_error(rec, "nothing to record");
 		return -EINVAL;
+	}
+	if (opts->probes && vtrace_probes_wanted(opts->probes) &&
+	    !sink->ops->add_packet) {
+		vt_rec_error(
+			rec,
+			"the %s format has no place for the data sources beside ftrace",
+			sink->ops->name);
+		return -EOPNOTSUPP;
 	}
 	if (opts->fill_policy != VTRACE_FILL_STREAM && !opts->max_file_size) {
 		vt_rec_error(rec, "a %s recording needs a maximum size",
@@ -197,6 +207,14 @@ static int to_sink_pipe(void *ctx, int cpu, int pipe, size_t size, void *spill)
 		vt_test_phase("streaming");
 	}
 	return t->sink_err;
+}
+
+/* A data source's packet, from its thread or the recorder's. */
+static int to_sink_packet(void *ctx, const void *packet, size_t len)
+{
+	struct vtrace_recorder *rec = ctx;
+
+	return rec->sink->ops->add_packet(rec->sink, packet, len);
 }
 
 static void note_sink_error(struct vtrace_recorder *rec, int err)
@@ -437,12 +455,20 @@ static int stop_and_drain(struct vtrace_recorder *rec)
 {
 	bool failed_before = vt_rec_sink_failed(rec);
 	struct cpu_thread *t;
-	int cpu, ret;
+	int cpu, ret = 0, probes_ret;
 
 	if (rec->opts.hooks && rec->opts.hooks->stopping)
 		rec->opts.hooks->stopping(rec->opts.hooks_ctx, rec);
 	vt_rec_set_reason(rec, VTRACE_STOP_REQUEST);
+	/* Their last packets go to the sink while it still takes them. */
+	if (rec->probes) {
+		ret = vtrace_probes_stop(rec->probes);
+		if (ret)
+			vt_rec_error(rec, "data sources beside ftrace: %s",
+				     strerror(-ret));
+	}
 	rec->elapsed = vt_rec_since(&rec->start);
+	probes_ret = ret;
 	ret = vt_settings_set_tracing_on(&rec->settings, 0);
 	if (ret)
 		vt_rec_error(rec, "cannot stop tracing: %s", strerror(-ret));
@@ -465,7 +491,7 @@ static int stop_and_drain(struct vtrace_recorder *rec)
 	if (!ret && !failed_before && vt_rec_sink_failed(rec))
 		ret = rec->sink_err;
 	vt_test_phase("drain");
-	return vt_rec_tear_down(rec, true) ?: ret;
+	return vt_rec_tear_down(rec, true) ?: ret ?: probes_ret;
 }
 
 /**
@@ -502,6 +528,17 @@ int vtrace_recorder_start(struct vtrace_recorder *rec)
 			continue;
 		ret = start_thread(rec, cpu);
 		if (ret) {
+			vt_rec_fail(rec, ret);
+			stop_and_drain(rec);
+			return ret;
+		}
+	}
+	if (rec->opts.probes && vtrace_probes_wanted(rec->opts.probes)) {
+		ret = vtrace_probes_start(&rec->probes, rec->opts.probes,
+					  to_sink_packet, rec);
+		if (ret) {
+			vt_rec_error(rec, "data sources beside ftrace: %s",
+				     strerror(-ret));
 			vt_rec_fail(rec, ret);
 			stop_and_drain(rec);
 			return ret;
@@ -712,6 +749,7 @@ void vtrace_recorder_destroy(struct vtrace_recorder *rec)
 	if (!rec)
 		return;
 	vtrace_recorder_stop(rec);
+	vtrace_probes_free(rec->probes);
 	vtrace_sink_free(rec->sink);
 	if (rec->stop_fd >= 0)
 		close(rec->stop_fd);

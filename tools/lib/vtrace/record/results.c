@@ -271,3 +271,16 @@ vtrace_recorder_sink(const struct vtrace_recorder *rec)
 {
 	return rec->sink;
 }
+
+/**
+ * vtrace_recorder_probes - the data sources beside ftrace
+ * @rec: the recorder
+ *
+ * Return: the ones that ran (vtrace_probes_missing(), _dropped()), valid
+ * until the recorder is destroyed, or NULL when none ran.
+ */
+const struct vtrace_probes *
+vtrace_recorder_probes(const struct vtrace_recorder *rec)
+{
+	return rec->probes;
+}

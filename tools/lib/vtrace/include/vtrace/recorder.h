@@ -52,6 +52,8 @@
 
 struct vtrace_instance;
 struct vtrace_journal;
+struct vtrace_probes;
+struct vtrace_probes_config;
 struct vtrace_recorder;
 
 /*
@@ -177,6 +179,9 @@ struct vtrace_recorder_hooks;
  *	applied (each would empty it); every event format is stored, since
  *	the buffer may hold any event. Else the buffer is cleared first
  *	(see vtrace_recorder_cleared())
+ * @probes: the data sources beside ftrace to run while tracing is on
+ *	(probes.h), into the sink's ->add_packet(); NULL or none enabled:
+ *	none. Borrowed
  * @hooks: callbacks, or NULL
  * @hooks_ctx: passed to every hook
  * @journal: where every tracefs change is noted before it is made, and
@@ -203,6 +208,7 @@ struct vtrace_recorder_opts {
 	enum vtrace_reader_policy reader_policy;
 	int rt_prio;
 	bool keep_buffer;
+	const struct vtrace_probes_config *probes;
 	const struct vtrace_recorder_hooks *hooks;
 	void *hooks_ctx;
 	struct vtrace_journal *journal;
@@ -341,5 +347,7 @@ const struct vtrace_knob_not_set *
 vtrace_recorder_not_set(const struct vtrace_recorder *rec, size_t *nr);
 const struct vtrace_sink *
 vtrace_recorder_sink(const struct vtrace_recorder *rec);
+const struct vtrace_probes *
+vtrace_recorder_probes(const struct vtrace_recorder *rec);
 
 #endif /* _VTRACE_RECORDER_H */

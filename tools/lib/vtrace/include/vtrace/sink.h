@@ -124,6 +124,11 @@ struct vtrace_sink_end {
  *	pipe is left empty; a sub-buffer not spliced on (dropped, written
  *	instead, failed) is read out into @spill, @size bytes, first.
  *	Returns as @add_subbuf does.
+ * @add_packet: one Perfetto TracePacket (@len bytes, encoded, without the
+ *	Trace.packet field around it) of a data source beside ftrace
+ *	(probes.h); called from any thread, concurrently with @add_subbuf.
+ *	NULL for a format with no place for them (trace.dat). Return 0 or a
+ *	negative errno: the data sources then stop writing.
  * @finish: complete the output after the last sub-buffer (also after an
  *	@add_subbuf failure). Return 0 or a negative errno.
  * @abort: drop an output that will not be finished (the set-up failed
@@ -143,6 +148,8 @@ struct vtrace_sink_ops {
 			  size_t size);
 	int (*splice_subbuf)(struct vtrace_sink *sink, int cpu, int pipe,
 			     size_t size, void *spill);
+	int (*add_packet)(struct vtrace_sink *sink, const void *packet,
+			  size_t len);
 	int (*finish)(struct vtrace_sink *sink,
 		      const struct vtrace_sink_end *end);
 	void (*abort)(struct vtrace_sink *sink);

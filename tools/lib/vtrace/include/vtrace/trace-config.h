@@ -15,6 +15,7 @@
 #include <vtrace/diag.h>
 #include <vtrace/proto-msg.h>
 #include <vtrace/fill-policy.h>
+#include <vtrace/probes.h>
 
 /* The schema: every field of the messages vtrace reads. */
 extern const struct vtrace_pb_message vtrace_trace_config_schema;
@@ -95,6 +96,8 @@ struct vtrace_tc_option {
  * @nr_tids: number of @tids
  * @options: tracefs_options
  * @nr_options: number of @options
+ * @probes: the data sources beside ftrace (linux.process_stats,
+ *	linux.sys_stats, linux.system_info)
  */
 struct vtrace_trace_config {
 	char *file;
@@ -123,6 +126,8 @@ struct vtrace_trace_config {
 	size_t nr_tids;
 	struct vtrace_tc_option *options;
 	size_t nr_options;
+
+	struct vtrace_probes_config probes;
 };
 
 void vtrace_trace_config_init(struct vtrace_trace_config *tc);

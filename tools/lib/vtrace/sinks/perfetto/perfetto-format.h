@@ -3,7 +3,7 @@
  * Perfetto trace format: the message and field numbers vtrace writes,
  * from Perfetto's perfetto_trace.proto (protos/perfetto/trace/). These
  * are facts of the format; this header is their one home, included by
- * the Perfetto writer and reader only.
+ * the Perfetto writer and reader and by the data sources (probes/).
  *
  * A message's fields are named PF_<MESSAGE>_<FIELD>; a Trace is a
  * sequence of PF_TRACE_PACKET fields.
@@ -20,6 +20,8 @@
 /* TracePacket */
 #define PF_PACKET_FTRACE_EVENTS 1 /* FtraceEventBundle */
 #define PF_PACKET_PROCESS_TREE 2
+#define PF_PACKET_SYS_STATS 7
+#define PF_PACKET_PROCESS_STATS 9
 #define PF_PACKET_CLOCK_SNAPSHOT 6
 #define PF_PACKET_TIMESTAMP 8
 #define PF_PACKET_TRUSTED_PACKET_SEQUENCE_ID 10
@@ -31,6 +33,8 @@
 #define PF_PACKET_ZSTD_COMPRESSED_PACKETS 133
 #define PF_PACKET_TRACK_DESCRIPTOR 60
 #define PF_PACKET_FIRST_PACKET_ON_SEQUENCE 87
+#define PF_PACKET_SYSTEM_INFO 45
+#define PF_PACKET_CPU_INFO 67
 
 /* TracePacket.SequenceFlags */
 #define PF_SEQ_INCREMENTAL_STATE_CLEARED 1
@@ -98,13 +102,106 @@
 /* ProcessTree */
 #define PF_PROCESS_TREE_PROCESSES 1
 #define PF_PROCESS_TREE_THREADS 2
+#define PF_PROCESS_TREE_COLLECTION_END 3
 /* ProcessTree.Process */
 #define PF_PROCESS_PID 1
+#define PF_PROCESS_PPID 2
 #define PF_PROCESS_CMDLINE 3
+#define PF_PROCESS_UID 5
+#define PF_PROCESS_CMDLINE_IS_COMM 9
+#define PF_PROCESS_IS_KTHREAD 8
 /* ProcessTree.Thread */
 #define PF_THREAD_TID 1
 #define PF_THREAD_NAME 2
 #define PF_THREAD_TGID 3
+
+/* ProcessStats */
+#define PF_PROC_STATS_PROCESSES 1
+#define PF_PROC_STATS_COLLECTION_END 2
+/* ProcessStats.Process */
+#define PF_PSTAT_PID 1
+#define PF_PSTAT_VM_SIZE_KB 2
+#define PF_PSTAT_VM_RSS_KB 3
+#define PF_PSTAT_RSS_ANON_KB 4
+#define PF_PSTAT_RSS_FILE_KB 5
+#define PF_PSTAT_RSS_SHMEM_KB 6
+#define PF_PSTAT_VM_SWAP_KB 7
+#define PF_PSTAT_VM_LOCKED_KB 8
+#define PF_PSTAT_VM_HWM_KB 9
+#define PF_PSTAT_OOM_SCORE_ADJ 10
+#define PF_PSTAT_RUNTIME_USER_MODE 21
+#define PF_PSTAT_RUNTIME_KERNEL_MODE 22
+
+/* SysStats */
+#define PF_SYS_MEMINFO 1 /* SysStats.MeminfoValue */
+#define PF_SYS_VMSTAT 2 /* SysStats.VmstatValue */
+#define PF_SYS_CPU_STAT 3 /* SysStats.CpuTimes */
+#define PF_SYS_NUM_FORKS 4
+#define PF_SYS_NUM_IRQ_TOTAL 5
+#define PF_SYS_NUM_IRQ 6 /* SysStats.InterruptCount */
+#define PF_SYS_NUM_SOFTIRQ_TOTAL 7
+#define PF_SYS_NUM_SOFTIRQ 8
+#define PF_SYS_COLLECTION_END 9
+#define PF_SYS_DEVFREQ 10 /* SysStats.DevfreqValue */
+#define PF_SYS_CPUFREQ_KHZ 11
+#define PF_SYS_BUDDY_INFO 12
+#define PF_SYS_DISK_STAT 13
+#define PF_SYS_PSI 14
+#define PF_SYS_THERMAL_ZONE 15
+/* MeminfoValue, VmstatValue, DevfreqValue, InterruptCount: key, value */
+#define PF_SYS_KEY 1
+#define PF_SYS_VALUE 2
+/* SysStats.CpuTimes: cpu_id then user ... steal, ns */
+#define PF_CPU_TIMES_CPU_ID 1
+#define PF_CPU_TIMES_FIRST 2
+#define PF_CPU_TIMES_NR 8
+/* SysStats.BuddyInfo */
+#define PF_BUDDY_NODE 1
+#define PF_BUDDY_ZONE 2
+#define PF_BUDDY_ORDER_PAGES 3
+/* SysStats.DiskStat: device_name, then the counters in /proc order */
+#define PF_DISK_DEVICE_NAME 1
+#define PF_DISK_READ_SECTORS 2
+#define PF_DISK_READ_TIME_MS 3
+#define PF_DISK_WRITE_SECTORS 4
+#define PF_DISK_WRITE_TIME_MS 5
+#define PF_DISK_DISCARD_SECTORS 6
+#define PF_DISK_DISCARD_TIME_MS 7
+#define PF_DISK_FLUSH_COUNT 8
+#define PF_DISK_FLUSH_TIME_MS 9
+/* SysStats.PsiSample */
+#define PF_PSI_RESOURCE 1
+#define PF_PSI_TOTAL_NS 2
+/* SysStats.ThermalZone */
+#define PF_THERMAL_NAME 1
+#define PF_THERMAL_TEMP 2
+#define PF_THERMAL_TYPE 3
+
+/* SystemInfo */
+#define PF_SYSINFO_UTSNAME 1
+#define PF_SYSINFO_HZ 3
+#define PF_SYSINFO_SERVICE_VERSION 4
+#define PF_SYSINFO_PAGE_SIZE 6
+#define PF_SYSINFO_NUM_CPUS 8
+#define PF_SYSINFO_RAM_BYTES 16
+/* Utsname */
+#define PF_UTS_SYSNAME 1
+#define PF_UTS_VERSION 2
+#define PF_UTS_RELEASE 3
+#define PF_UTS_MACHINE 4
+/* CpuInfo */
+#define PF_CPU_INFO_CPUS 1
+/* CpuInfo.Cpu */
+#define PF_CPU_PROCESSOR 1
+#define PF_CPU_FREQUENCIES 2
+#define PF_CPU_CAPACITY 3
+#define PF_CPU_ARM_IDENTIFIER 4
+/* CpuInfo.ArmCpuIdentifier, as /proc/cpuinfo's "CPU ..." lines */
+#define PF_ARM_IMPLEMENTER 1
+#define PF_ARM_ARCHITECTURE 2
+#define PF_ARM_VARIANT 3
+#define PF_ARM_PART 4
+#define PF_ARM_REVISION 5
 
 /* TrackDescriptor */
 #define PF_TRACK_DESCRIPTOR_UUID 1

@@ -167,6 +167,18 @@ static int perfetto_add_subbuf(struct vtrace_sink *sink, int cpu,
 	return ret;
 }
 
+static int perfetto_add_packet(struct vtrace_sink *sink, const void *packet,
+			       size_t len)
+{
+	struct perfetto_sink *ps = priv_of(sink);
+	int ret;
+
+	pthread_mutex_lock(&ps->lock);
+	ret = vt_perfetto_add_packet(ps->pf, packet, len);
+	pthread_mutex_unlock(&ps->lock);
+	return ret;
+}
+
 /* saved_tgids: "PID TGID" lines (kernels since 4.14, record-tgid on). */
 static void load_tgids(struct perfetto_sink *ps)
 {
@@ -255,6 +267,7 @@ static const struct vtrace_sink_ops perfetto_sink_ops = {
 	.name = "perfetto",
 	.begin = perfetto_begin,
 	.add_subbuf = perfetto_add_subbuf,
+	.add_packet = perfetto_add_packet,
 	.finish = perfetto_finish,
 	.abort = perfetto_abort,
 	.partial = perfetto_partial,

@@ -339,6 +339,13 @@ static int put_counters(struct vt_perfetto *pf, uint64_t ts,
 	return misc_flush(pf, false);
 }
 
+int vt_perfetto_add_packet(struct vt_perfetto *pf, const void *packet,
+			   size_t len)
+{
+	vt_pb_bytes(&pf->misc, PF_TRACE_PACKET, packet, len);
+	return misc_flush(pf, false);
+}
+
 static int note_pid(struct vt_perfetto *pf, int pid)
 {
 	size_t word = (size_t)pid / 64, n;

@@ -105,6 +105,19 @@ int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
 int vt_perfetto_add_record(struct vt_perfetto *pf, struct tep_record *record);
 
 /**
+ * vt_perfetto_add_packet - write a TracePacket encoded elsewhere
+ * @pf: the writer
+ * @packet: the packet's fields
+ * @len: their bytes
+ *
+ * For the data sources beside ftrace (probes/), on their own sequences.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vt_perfetto_add_packet(struct vt_perfetto *pf, const void *packet,
+			   size_t len);
+
+/**
  * vt_perfetto_set_cpu_stats - give a CPU's ring-buffer counters
  * @pf: the writer
  * @cpu: the CPU

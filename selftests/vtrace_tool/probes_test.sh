@@ -1,0 +1,155 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The data sources beside ftrace (linux.process_stats, linux.sys_stats,
+# linux.system_info) in vtrace record --config: the Perfetto seed's own
+# config runs unchanged, and what the file holds is what /proc, sysfs and
+# uname say, decoded with protoc and Perfetto's schema where they are at
+# hand. A trace.dat has no place for them: a warning, an error under
+# --strict.
+
+. "$(cd "$(dirname "$0")" && pwd)/vtrace_test_lib.sh"
+
+work=$VT_TMP
+proto_dir=${VTRACE_PERFETTO_PROTO_DIR:-$here/../../../shared/ref/perfetto}
+trap 'vt_cleanup_tmp' EXIT
+
+vt_require_root
+vt_require_tracefs
+
+ktap_print_header
+ktap_set_plan 6
+
+# The seed's config (Perfetto's "record a trace on the device" example),
+# two seconds long; the buffers and sources as given there.
+cat > "$work/seed.pbtx" <<'EOF'
+duration_ms: 2000
+buffers: {
+    size_kb: 8960
+    fill_policy: DISCARD
+}
+buffers: {
+    size_kb: 1280
+    fill_policy: DISCARD
+}
+data_sources: {
+    config {
+        name: "linux.ftrace"
+        ftrace_config {
+            ftrace_events: "sched/sched_switch"
+            ftrace_events: "sched/sched_process_exit"
+            ftrace_events: "task/task_newtask"
+        }
+    }
+}
+data_sources: {
+    config {
+        name: "linux.process_stats"
+        target_buffer: 1
+        process_stats_config {
+            scan_all_processes_on_start: true
+        }
+    }
+}
+data_sources: { config { name: "linux.system_info" target_buffer: 1 } }
+EOF
+
+have_protoc=0
+if command -v protoc > /dev/null && [ -f "$proto_dir/perfetto_trace.proto" ]; then
+	have_protoc=1
+fi
+
+# decode FILE - the trace as protoc's text, into FILE.txt
+decode()
+{
+	protoc --decode=perfetto.protos.Trace -I "$proto_dir" \
+		"$proto_dir/perfetto_trace.proto" < "$1" > "$1.txt"
+}
+
+# 1: the seed's config records with no warning about its data sources.
+vt_run record --config "$work/seed.pbtx" -o "$work/seed.pftrace"
+expect [ "$rc" = 0 ]
+expect [ -s "$work/seed.pftrace" ]
+expect [ -z "$(printf '%s\n' "$err" | grep -e 'no meaning' -e 'buffers\[' -e 'linux\.')" ]
+result "seed_config_records_its_data_sources"
+
+# 2: the process tree has init and this shell as /proc has them.
+if [ $have_protoc = 0 ]; then
+	ktap_test_skip "process_tree_as_proc (protoc or $proto_dir absent)"
+	ktap_test_skip "system_info_as_uname (protoc or $proto_dir absent)"
+else
+	decode "$work/seed.pftrace"
+	expect [ $? = 0 ]
+	txt=$work/seed.pftrace.txt
+	# "pid ppid first-cmdline kthread" of each process of the scan, the
+	# first process_tree (the writer adds one of saved_cmdlines at the end).
+	awk '/^  process_tree \{/ { n++ }
+	     n == 1 && /^    processes \{/ { p = 1; pid = ""; ppid = ""; cmd = ""; k = 0 }
+	     p && /^      pid: / { pid = $2 }
+	     p && /^      ppid: / { ppid = $2 }
+	     p && /^      cmdline: / && cmd == "" { cmd = $2 }
+	     p && /^      is_kthread: true/ { k = 1 }
+	     p && /^    \}/ { print pid, ppid, cmd, k; p = 0 }' "$txt" > "$work/procs"
+	init_cmd=$(tr '\0' '\n' < /proc/1/cmdline | head -n 1)
+	self_ppid=$(awk '/^PPid:/ { print $2 }' /proc/$$/status)
+	expect [ "$(awk '$1 == 1 { print $3 }' "$work/procs")" = "\"$init_cmd\"" ]
+	expect [ "$(awk -v p=$$ '$1 == p { print $2 }' "$work/procs")" = "$self_ppid" ]
+	# kthreadd: a kernel thread, its name as its cmdline.
+	expect [ "$(awk '$1 == 2 { print $2, $3, $4 }' "$work/procs")" = '0 "kthreadd" 1' ]
+	expect [ "$(grep -c 'cmdline_is_comm: true' "$txt")" -ge 1 ]
+	result "process_tree_as_proc"
+
+	# 3: linux.system_info: uname, CPUs and page size.
+	expect [ "$(grep -c '^  system_info {' "$txt")" = 1 ]
+	expect grep -q "^      release: \"$(uname -r)\"$" "$txt"
+	expect grep -q "^      machine: \"$(uname -m)\"$" "$txt"
+	expect grep -q "^    num_cpus: $(getconf _NPROCESSORS_CONF)$" "$txt"
+	expect grep -q "^    page_size: $(getconf PAGESIZE)$" "$txt"
+	expect [ "$(grep -c '^    cpus {' "$txt")" = "$(getconf _NPROCESSORS_CONF)" ]
+	result "system_info_as_uname"
+fi
+
+# 4: meminfo at its period: MemTotal, alone, as /proc/meminfo has it.
+cat > "$work/mem.pbtx" <<'EOF'
+duration_ms: 1000
+buffers: { size_kb: 4096 }
+data_sources: { config { name: "linux.ftrace"
+    ftrace_config { ftrace_events: "sched/sched_switch" } } }
+data_sources: { config { name: "linux.sys_stats"
+    sys_stats_config {
+        meminfo_period_ms: 100
+        meminfo_counters: MEMINFO_MEM_TOTAL
+        thermal_period_ms: 5
+    } } }
+EOF
+vt_run record --config "$work/mem.pbtx" -o "$work/mem.pftrace"
+expect [ "$rc" = 0 ]
+expect contains "$err" "$work/mem.pbtx:9:9: warning: thermal_period_ms: 5 ms is below the shortest period, 10 ms: raised to it, as Perfetto does"
+if [ $have_protoc = 1 ]; then
+	decode "$work/mem.pftrace"
+	txt=$work/mem.pftrace.txt
+	total=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+	polls=$(grep -c '^      key: MEMINFO_MEM_TOTAL$' "$txt")
+	expect [ "$(grep -c '^    meminfo {' "$txt")" = "$polls" ]
+	expect [ "$(grep -A1 '^      key: MEMINFO_MEM_TOTAL$' "$txt" | grep -c "^      value: $total$")" = "$polls" ]
+	# Ten periods in a second, give or take the first and the last.
+	expect [ "$polls" -ge 8 ] && expect [ "$polls" -le 12 ]
+fi
+result "meminfo_polled_at_its_period"
+
+# 5: a trace.dat has no place for them: said, and refused under --strict.
+vt_run record --config "$work/seed.pbtx" -o "$work/seed.dat"
+expect [ "$rc" = 0 ]
+expect contains "$err" "vtrace: warning: $work/seed.dat: the tracedat format has no place for linux.process_stats, linux.sys_stats or linux.system_info: they are not recorded (a Perfetto file, -o FILE.pftrace, has them)"
+expect [ -s "$work/seed.dat" ]
+result "tracedat_says_it_has_no_place"
+
+before=$(settings_of $TRACEFS; ls $TRACEFS/instances)
+vt_run record --strict --config "$work/seed.pbtx" -o "$work/strict.dat"
+expect [ "$rc" != 0 ]
+expect [ "$err" = "vtrace: error: $work/strict.dat: the tracedat format has no place for linux.process_stats, linux.sys_stats or linux.system_info: record to a Perfetto file (-o FILE.pftrace)" ]
+expect [ ! -e "$work/strict.dat" ]
+expect [ "$before" = "$(settings_of $TRACEFS; ls $TRACEFS/instances)" ]
+result "strict_refuses_them_in_tracedat"
+
+ktap_finished
