@@ -62,6 +62,7 @@ bench: tools
 	tools/bench/convert-bench.sh
 	tools/bench/perfetto-bench.sh
 	tools/bench/disturb-bench.sh
+	tools/bench/probes-bench.sh
 	$(MAKE) -s -C selftests/vtrace_atrace bench
 	tools/rig/setup.sh
 	tools/rig/run-guest.sh --bench 6.12-amd64

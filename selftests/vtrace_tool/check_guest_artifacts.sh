@@ -3,8 +3,9 @@
 #
 # check_guest_artifacts.sh ARTIFACT_DIR TARGET - read back, on the host, the
 # trace.dat files record_test.sh recorded in a rig guest (NAME.dat.gz) with
-# Debian's trace-cmd and with the host's vtrace report, against the values
-# the guest wrote next to them (NAME.expect). Prints KTAP.
+# Debian's trace-cmd and with the host's vtrace report, and the Perfetto
+# file of probes_test.sh with protoc, against the values the guest wrote
+# next to them (NAME.expect). Prints KTAP.
 #
 # The plan is fixed per TARGET: a file the guest should have left and did
 # not is a failure, not a skip.
@@ -39,7 +40,7 @@ if ! command -v trace-cmd > /dev/null || [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "needs trace-cmd and $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan $(($(wc -w <<< "$paths") + 11))
+ktap_set_plan $(($(wc -w <<< "$paths") + 12))
 
 ok=1
 expect() {
@@ -455,5 +456,34 @@ else
 	ok=0
 fi
 result "guest_function_graph_kernel_slices"
+
+# probes_test.sh: the thermal zones polled while the simulator held still,
+# every poll at the simulator's temperature ("TYPE: CELSIUS" lines), and
+# the guest's init in the process tree.
+if ! pf_schema; then
+	ktap_test_skip "guest_thermal_zones_polled ($pf_schema_why)"
+elif [ ! -f "$art/probes-thermal.pftrace.gz" ] || [ ! -f "$art/probes-thermal.expect" ]; then
+	ktap_print_msg "the guest left no probes-thermal.pftrace.gz / .expect"
+	ktap_test_fail "guest_thermal_zones_polled"
+else
+	gunzip -c "$art/probes-thermal.pftrace.gz" > "$work/thermal.pftrace"
+	expect pf_decode "$work/thermal.pftrace" > "$work/thermal.txt"
+	# "TYPE CELSIUS" of every ThermalZone of every poll.
+	awk '/^    thermal_zone \{/ { z = 1; t = ""; c = "" }
+	     z && /^      temp: / { c = $2 }
+	     z && /^      type: / { t = $2; gsub(/"/, "", t) }
+	     z && /^    \}/ { print t, c; z = 0 }' "$work/thermal.txt" > "$work/zones"
+	polls=$(grep -c '^  sys_stats {' "$work/thermal.txt")
+	expect [ "$polls" -ge 20 ]
+	while read -r name celsius; do
+		name=${name%:}
+		[ "$name" = init ] && continue
+		expect [ "$(awk -v n="$name" '$1 == n' "$work/zones" | sort -u)" = "$name $celsius" ]
+		expect [ "$(awk -v n="$name" '$1 == n' "$work/zones" | wc -l)" = "$polls" ]
+	done < "$art/probes-thermal.expect"
+	init=$(value probes-thermal init)
+	expect grep -q "^      cmdline: \"$init\"$" "$work/thermal.txt"
+	result "guest_thermal_zones_polled ($polls polls: $(sort -u "$work/zones" | tr '\n' ' '))"
+fi
 
 ktap_finished

@@ -6,7 +6,8 @@
 # config runs unchanged, and what the file holds is what /proc, sysfs and
 # uname say, decoded with protoc and Perfetto's schema where they are at
 # hand. A trace.dat has no place for them: a warning, an error under
-# --strict.
+# --strict. The same from the command line (--poll, --process-tree), and
+# vtrace config writing them.
 
 . "$(cd "$(dirname "$0")" && pwd)/vtrace_test_lib.sh"
 
@@ -18,7 +19,7 @@ vt_require_root
 vt_require_tracefs
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 11
 
 # The seed's config (Perfetto's "record a trace on the device" example),
 # two seconds long; the buffers and sources as given there.
@@ -151,5 +152,133 @@ expect [ "$err" = "vtrace: error: $work/strict.dat: the tracedat format has no p
 expect [ ! -e "$work/strict.dat" ]
 expect [ "$before" = "$(settings_of $TRACEFS; ls $TRACEFS/instances)" ]
 result "strict_refuses_them_in_tracedat"
+
+# 7: vtrace config writes --poll and --process-tree as data sources.
+vt_run config -e sched/sched_switch --poll thermal,devfreq,cpufreq:100ms \
+	--poll meminfo --process-tree
+expect [ "$rc" = 0 ]
+printf '%s\n' "$out" | sed -n '/linux.process_stats/,$p' > "$work/sources"
+cat > "$work/want" <<'EOF'
+    name: "linux.process_stats"
+    process_stats_config {
+      scan_all_processes_on_start: true
+      record_thread_names: true
+    }
+  }
+}
+data_sources {
+  config {
+    name: "linux.sys_stats"
+    sys_stats_config {
+      meminfo_period_ms: 1000
+      devfreq_period_ms: 100
+      cpufreq_period_ms: 100
+      thermal_period_ms: 100
+    }
+  }
+}
+write_into_file: true
+EOF
+expect cmp -s "$work/want" "$work/sources"
+result "config_writes_poll_and_process_tree"
+
+# 8: bad --poll values: the message, exit 2, nothing recorded.
+vt_run record -e sched/sched_switch --poll thermal:5ms -o "$work/bad.pftrace"
+expect [ "$rc" = 2 ]
+expect [ "$err" = "vtrace: error: record --poll: 5 ms is below the shortest period linux.sys_stats polls at, 10 ms" ]
+vt_run record -e sched/sched_switch --poll thermal,gpu -o "$work/bad.pftrace"
+expect [ "$rc" = 2 ]
+expect [ "$err" = "vtrace: error: record --poll: no counters 'gpu' (meminfo, vmstat, stat, devfreq, cpufreq, buddyinfo, diskstat, psi or thermal)" ]
+vt_run config -e sched/sched_switch --poll :1s
+expect [ "$rc" = 2 ]
+expect [ "$err" = "vtrace: error: config --poll: name the counters to poll" ]
+expect [ ! -e "$work/bad.pftrace" ]
+result "bad_poll_is_refused"
+
+# 9: the command line's sources record as the config's do.
+vt_run record -e sched/sched_switch --poll meminfo:100ms --process-tree \
+	-t 1s -o "$work/cli.pftrace"
+expect [ "$rc" = 0 ]
+if [ $have_protoc = 1 ]; then
+	decode "$work/cli.pftrace"
+	txt=$work/cli.pftrace.txt
+	polls=$(grep -c '^      key: MEMINFO_MEM_TOTAL$' "$txt")
+	expect [ "$polls" -ge 8 ] && expect [ "$polls" -le 12 ]
+	# Every counter: MemFree too, in each poll.
+	expect [ "$(grep -c '^      key: MEMINFO_MEM_FREE$' "$txt")" = "$polls" ]
+	expect grep -q '^      name: "kthreadd"$' "$txt"
+fi
+result "command_line_sources_record"
+
+# 10: a process started during the recording is added to the tree with
+# its cmdline, from its own events (on demand: read from /proc when its
+# events are, so it lives on past the recording's end).
+cp "$(command -v sleep)" "$work/vt_on_demand"
+(
+	sleep 0.5
+	"$work/vt_on_demand" 1.5 &
+	echo $! > "$work/od.pid"
+	wait
+) &
+vt_run record -e sched/sched_switch --process-tree -t 1500ms \
+	-o "$work/od.pftrace"
+wait
+child=$(cat "$work/od.pid")
+expect [ "$rc" = 0 ]
+if [ $have_protoc = 0 ]; then
+	ktap_test_skip "process_added_on_demand (protoc or $proto_dir absent)"
+else
+	decode "$work/od.pftrace"
+	# Its Process in a tree of process_stats' sequence after the first:
+	# pid and cmdline (the writer's own tree at the end has comms only).
+	awk -v p=$child '/^packet \{/ { n = 0; cmd = "" }
+	     /^  process_tree \{/ { t++; n = t }
+	     n > 1 && /^    processes \{/ { q = 1; pid = "" }
+	     q && /^      pid: / { pid = $2 }
+	     q && /^      cmdline: / && pid == p && cmd == "" { cmd = $2 }
+	     q && /^    \}/ { q = 0 }
+	     /^  trusted_packet_sequence_id: 2$/ && cmd != "" { print cmd }' \
+		"$work/od.pftrace.txt" > "$work/od"
+	expect [ "$(cat "$work/od")" = "\"$work/vt_on_demand\"" ]
+	result "process_added_on_demand"
+fi
+
+# 11: with vtrace.ko's thermal zones (the guests), the polled
+# temperatures are the simulator's, held still: each zone's sysfs temp
+# equals sim/state's, and the file (read back on the host by
+# check_guest_artifacts.sh) has it at every poll, in degrees Celsius.
+sim=/sys/kernel/debug/vtrace/sim
+zone_of()
+{
+	for z in /sys/class/thermal/thermal_zone*; do
+		[ "$(cat "$z/type" 2> /dev/null)" = "$1" ] && echo "$z" && return
+	done
+}
+if [ ! -f $sim/state ] || [ -z "$(zone_of "$(cut -d' ' -f1 $sim/tmu_names)")" ]; then
+	ktap_test_skip "thermal_zones_polled_as_the_simulator (no vtrace.ko thermal zones here)"
+else
+	running=$(cat $sim/running)
+	echo 0 > $sim/running
+	echo 40 > $sim/step
+	set -- $(sed -n 's/^temp_mc: //p' $sim/state)
+	: > "$work/thermal.expect"
+	for name in $(cat $sim/tmu_names); do
+		z=$(zone_of "$name")
+		expect [ -n "$z" ]
+		expect [ "$(cat "$z/temp")" = "$1" ]
+		echo "$name: $(($1 / 1000))" >> "$work/thermal.expect"
+		shift
+	done
+	vt_run record -e sched/sched_switch --poll thermal:10ms --process-tree \
+		-t 500ms -o "$work/thermal.pftrace"
+	expect [ "$rc" = 0 ]
+	echo "$running" > $sim/running
+	echo "init: $(tr '\0' '\n' < /proc/1/cmdline | head -n 1)" >> "$work/thermal.expect"
+	if [ -n "$VTRACE_OUT" ]; then
+		gzip -c "$work/thermal.pftrace" > "$VTRACE_OUT/probes-thermal.pftrace.gz"
+		cp "$work/thermal.expect" "$VTRACE_OUT/probes-thermal.expect"
+	fi
+	result "thermal_zones_polled_as_the_simulator ($(tr '\n' ' ' < "$work/thermal.expect"))"
+fi
 
 ktap_finished

@@ -486,7 +486,9 @@ TEST_F(tc, other_data_sources_are_one_warning_each)
 		_metadata, self,
 		"1:25: warning: data source 'android.surfaceflinger.frame' has no meaning on a Linux board (ignored): vtrace records linux.ftrace, linux.process_stats, linux.sys_stats and linux.system_info\n"
 		"2:25: warning: data source 'android.power' has no meaning on a Linux board (ignored): vtrace records linux.ftrace, linux.process_stats, linux.sys_stats and linux.system_info\n");
-	EXPECT_FALSE(vtrace_probes_wanted(&self->tc.probes));
+	EXPECT_FALSE(self->tc.probes.process_stats.enabled);
+	EXPECT_FALSE(self->tc.probes.sys_stats.enabled);
+	EXPECT_FALSE(self->tc.probes.system_info);
 }
 
 /* The seed's linux.process_stats, in the second buffer. */
@@ -554,6 +556,52 @@ TEST_F(tc, sys_stats_periods_and_counters)
 	EXPECT_TRUE(self->tc.probes.system_info);
 	EXPECT_EQ(VTRACE_FILL_STREAM,
 		  self->tc.probes.system_info_buffer.fill_policy);
+}
+
+/* Written back, the data sources read as they were. */
+TEST_F(tc, probes_written_back_read_the_same)
+{
+	struct vtrace_probes_config before;
+	char copy[8192];
+
+	ASSERT_EQ(
+		0,
+		parse(self,
+		      "buffers { size_kb: 64 }\n"
+		      "buffers { size_kb: 32 fill_policy: DISCARD }\n"
+		      "data_sources { config { name: \"linux.process_stats\"\n"
+		      "  target_buffer: 1 process_stats_config {\n"
+		      "    scan_all_processes_on_start: true\n"
+		      "    proc_stats_poll_ms: 500 record_process_runtime: true\n"
+		      "    quirks: DISABLE_ON_DEMAND } } }\n"
+		      "data_sources { config { name: \"linux.sys_stats\"\n"
+		      "  target_buffer: 1 sys_stats_config {\n"
+		      "    meminfo_period_ms: 100 meminfo_counters: MEMINFO_MEM_FREE\n"
+		      "    vmstat_period_ms: 200 vmstat_counters: VMSTAT_PGFAULT\n"
+		      "    stat_period_ms: 300 stat_counters: STAT_CPU_TIMES\n"
+		      "    thermal_period_ms: 100 psi_period_ms: 1000 } } }\n"
+		      "data_sources { config { name: \"linux.system_info\" } }\n" FTRACE(
+			      "")));
+	check_diags(_metadata, self, "");
+	before = self->tc.probes;
+	snprintf(copy, sizeof(copy), "%s", written(self));
+	vtrace_trace_config_free(&self->tc);
+	vtrace_trace_config_init(&self->tc);
+	ASSERT_EQ(0, parse(self, copy));
+	check_diags(_metadata, self, "");
+	EXPECT_EQ(0,
+		  memcmp(&before.process_stats, &self->tc.probes.process_stats,
+			 sizeof(before.process_stats)));
+	EXPECT_EQ(0, memcmp(&before.sys_stats, &self->tc.probes.sys_stats,
+			    sizeof(before.sys_stats)));
+	EXPECT_TRUE(self->tc.probes.system_info);
+	EXPECT_FALSE(self->tc.probes.process_stats.on_demand);
+	EXPECT_EQ(500, self->tc.probes.process_stats.poll_ms);
+	EXPECT_EQ(1ull << 2, self->tc.probes.sys_stats.meminfo);
+	EXPECT_EQ(VTRACE_STAT_CPU_TIMES,
+		  self->tc.probes.sys_stats.stat_counters);
+	EXPECT_EQ(1, self->tc.probes.sys_stats.buffer.index);
+	EXPECT_EQ(32, self->tc.probes.sys_stats.buffer.size_kb);
 }
 
 TEST_F(tc, probes_target_buffer_must_name_a_buffer)

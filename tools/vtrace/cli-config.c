@@ -22,6 +22,8 @@ static const struct option config_longopts[] = {
 	{ "instance", required_argument, NULL, CLI_OPT_INSTANCE },
 	{ "name", required_argument, NULL, CLI_OPT_NAME },
 	{ "exclusive-prio", required_argument, NULL, CLI_OPT_EXCLUSIVE_PRIO },
+	{ "poll", required_argument, NULL, CLI_OPT_POLL },
+	{ "process-tree", no_argument, NULL, CLI_OPT_PROCESS_TREE },
 	{ "help", no_argument, NULL, 'h' },
 };
 
@@ -77,6 +79,63 @@ static int set_string(struct vtrace_tc_string *s, const char *arg)
  * Return: 0 when taken, 1 when @opt is none of the table's, -EINVAL for
  * a bad value (printed), or -ENOMEM.
  */
+/* Longest --poll period: Perfetto's fields are uint32 milliseconds. */
+#define POLL_MS_MAX 3600000
+/* --poll without a period. */
+#define POLL_MS_DEFAULT 1000
+
+/*
+ * --poll KIND[,KIND]...[:PERIOD]: linux.sys_stats' KIND_period_ms, all of
+ * its counters; a period below the shortest sys_stats takes is refused.
+ */
+static int add_poll(struct cli_config_flags *f, char *arg)
+{
+	struct vtrace_sys_stats *ss = &f->tc.probes.sys_stats;
+	uint32_t period[VTRACE_SYS_NR] = { 0 };
+	enum vtrace_sys_stats_kind kind;
+	char *colon = strrchr(arg, ':');
+	char what[48], *tok, *save;
+	long long ms = POLL_MS_DEFAULT;
+	unsigned int n;
+	int k;
+
+	snprintf(what, sizeof(what), "%s --poll", f->cmd);
+	if (colon) {
+		*colon = '\0';
+		if (cli_parse_duration(what, colon + 1, POLL_MS_MAX, &ms))
+			return -EINVAL;
+		if (ms < VTRACE_SYS_STATS_MIN_PERIOD_MS) {
+			vtrace_err(
+				"%s: %lld ms is below the shortest period linux.sys_stats polls at, %d ms",
+				what, ms, VTRACE_SYS_STATS_MIN_PERIOD_MS);
+			return -EINVAL;
+		}
+	}
+	if (!arg[0]) {
+		vtrace_err("%s: name the counters to poll", what);
+		return -EINVAL;
+	}
+	for (tok = strtok_r(arg, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (vtrace_sys_stats_kind_parse(tok, &kind)) {
+			vtrace_err(
+				"%s: no counters '%s' (meminfo, vmstat, stat, devfreq, cpufreq, buddyinfo, diskstat, psi or thermal)",
+				what, tok);
+			return -EINVAL;
+		}
+		period[kind] = ms;
+	}
+	for (k = 0; k < VTRACE_SYS_NR; k++)
+		if (period[k])
+			ss->period_ms[k] = period[k];
+	ss->enabled = true;
+	ss->meminfo = ~0ull >> (63 - VTRACE_MEMINFO_MAX) & ~1ull;
+	for (n = 1; n <= VTRACE_VMSTAT_MAX; n++)
+		ss->vmstat[n / 64] |= 1ull << (n % 64);
+	ss->stat_counters = VTRACE_STAT_ALL;
+	return 0;
+}
+
 int cli_config_flag(struct cli_config_flags *f, int opt, char *arg)
 {
 	struct vtrace_trace_config *tc = &f->tc;
@@ -117,6 +176,16 @@ int cli_config_flag(struct cli_config_flags *f, int opt, char *arg)
 		if (cli_parse_exclusive_prio(what, arg, &tc->exclusive_prio))
 			return -EINVAL;
 		tc->has_exclusive_prio = true;
+		return 0;
+	case CLI_OPT_POLL:
+		return add_poll(f, arg);
+	case CLI_OPT_PROCESS_TREE:
+		tc->probes.process_stats = (struct vtrace_process_stats){
+			.enabled = true,
+			.scan_all_processes_on_start = true,
+			.record_thread_names = true,
+			.on_demand = true,
+		};
 		return 0;
 	}
 	return 1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The options that say what to record (-c, -e, -f, -t, -b, -o,
- * --instance, --name, --exclusive-prio), one table for vtrace record and
+ * --instance, --name, --exclusive-prio, --poll, --process-tree), one table for vtrace record and
  * vtrace config. Both turn them into the config model
  * (<vtrace/trace-config.h>), as perfetto_cmd turns its flags into a
  * TraceConfig: the flags and --config reach the recorder by one road, and
@@ -21,6 +21,8 @@ enum {
 	CLI_OPT_INSTANCE = 256,
 	CLI_OPT_NAME,
 	CLI_OPT_EXCLUSIVE_PRIO,
+	CLI_OPT_POLL,
+	CLI_OPT_PROCESS_TREE,
 	/* A command's own long options are numbered from here. */
 	CLI_OPT_CONFIG_END,
 };

@@ -33,6 +33,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: vtrace config [-f CATFILE]... [-c CAT[,CAT]]... [-e G/E]... [-t DURATION]\n"
 		"                     [-b KB] [--instance NAME] [--name NAME] [--exclusive-prio N]\n"
+		"                     [--poll KIND[,KIND]...[:PERIOD]]... [--process-tree]\n"
 		"                     [-o FILE]\n\n"
 		"Print a Perfetto TraceConfig in text format asking for what 'vtrace record'\n"
 		"with the same options records: for 'perfetto --txt -c FILE' on Android, or\n"
@@ -47,6 +48,11 @@ static void usage(FILE *out)
 		"      --instance NAME   ftrace_config.instance_name\n"
 		"      --name NAME       unique_session_name\n"
 		"      --exclusive-prio N  exclusive_prio\n"
+		"      --poll KINDS[:P]  a linux.sys_stats data source: KIND_period_ms P\n"
+		"                        (default 1s) for each KIND (meminfo, vmstat, stat,\n"
+		"                        devfreq, cpufreq, buddyinfo, diskstat, psi, thermal)\n"
+		"      --process-tree    a linux.process_stats data source with\n"
+		"                        scan_all_processes_on_start and record_thread_names\n"
 		"  -o, --output FILE     output_path\n");
 }
 

@@ -381,10 +381,9 @@ static void build_process_stats(struct builder *b,
 				b, v, VTRACE_PROC_STATS_MIN_POLL_MS);
 		else if (is(v, "record_process_runtime"))
 			ps->record_process_runtime = v->u;
-		/*
-		 * DISABLE_INITIAL_DUMP is deprecated and ignored by Perfetto;
-		 * DISABLE_ON_DEMAND asks for what vtrace does.
-		 */
+		else if (is(v, "quirks") && v->i == 2)
+			ps->on_demand = false;
+		/* DISABLE_INITIAL_DUMP is deprecated: Perfetto ignores it. */
 		else if (!is(v, "quirks"))
 			field_unhonoured(b, v, msg);
 	}
@@ -526,12 +525,14 @@ static void build_data_sources(struct builder *b,
 		}
 		taken[k] = true;
 		/* A source without its config message still runs. */
-		if (src->build == build_process_stats)
+		if (src->build == build_process_stats) {
 			b->tc->probes.process_stats.enabled = true;
-		else if (src->build == build_sys_stats)
+			b->tc->probes.process_stats.on_demand = true;
+		} else if (src->build == build_sys_stats) {
 			b->tc->probes.sys_stats.enabled = true;
-		else if (src->build == build_system_info)
+		} else if (src->build == build_system_info) {
 			b->tc->probes.system_info = true;
+		}
 		for (j = 0; j < ds->msg->nr; j++)
 			if (!is(&ds->msg->values[j], "config"))
 				field_unhonoured(b, &ds->msg->values[j],
@@ -645,13 +646,16 @@ static void build_buffers(struct builder *b, const struct vtrace_pb_msg *root,
 			set_probe_buffer(probe_buffer(b->tc, k), n, v->msg);
 			used = true;
 		}
-		if (n++ == want[0])
+		if (n == want[0]) {
+			b->tc->buffer_index = n;
 			build_buffer(b, v);
-		else if (b->tc->has_ftrace && !used)
+		} else if (b->tc->has_ftrace && !used) {
 			unhonoured(
 				b, v,
 				"buffers[%zu] is the target of no data source vtrace records%s",
-				n - 1, b->strict ? "" : " (ignored)");
+				n, b->strict ? "" : " (ignored)");
+		}
+		n++;
 	}
 }
 
@@ -819,6 +823,39 @@ static int append_strings(struct vtrace_tc_strings *dst,
 	return 0;
 }
 
+/*
+ * --poll and --process-tree over a config: the periods given replace the
+ * config's, the process tree is added; a source the config lacked shares
+ * the buffer of the config's other one, or streams into the file.
+ */
+static void override_probes(struct vtrace_probes_config *p,
+			    const struct vtrace_probes_config *cmdline)
+{
+	const struct vtrace_sys_stats *css = &cmdline->sys_stats;
+	struct vtrace_sys_stats *ss = &p->sys_stats;
+	struct vtrace_probe_buffer buffer =
+		ss->enabled ? ss->buffer : p->process_stats.buffer;
+	int k;
+
+	if (cmdline->process_stats.enabled && !p->process_stats.enabled) {
+		p->process_stats = cmdline->process_stats;
+		p->process_stats.buffer = buffer;
+	} else if (cmdline->process_stats.enabled) {
+		p->process_stats.scan_all_processes_on_start = true;
+		p->process_stats.record_thread_names = true;
+	}
+	if (!css->enabled)
+		return;
+	if (!ss->enabled) {
+		*ss = *css;
+		ss->buffer = buffer;
+		return;
+	}
+	for (k = 0; k < VTRACE_SYS_NR; k++)
+		if (css->period_ms[k])
+			ss->period_ms[k] = css->period_ms[k];
+}
+
 /**
  * vtrace_trace_config_override - put command-line values over a config's
  * @tc: a config read from a file
@@ -826,9 +863,10 @@ static int append_strings(struct vtrace_tc_strings *dst,
  *	perfetto_cmd turns its flags into a TraceConfig)
  *
  * Each value @cmdline gives replaces the file's: output, duration, kernel
- * buffer size, instance, session name, exclusive priority. Categories and
- * events add to the file's; theirs carry no position, which is how the
- * recording tells them from the file's.
+ * buffer size, instance, session name, exclusive priority, the periods of
+ * --poll. Categories, events and --process-tree add to the file's; theirs
+ * carry no position, which is how the recording tells them from the
+ * file's.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -851,6 +889,7 @@ int vtrace_trace_config_override(struct vtrace_trace_config *tc,
 		tc->has_exclusive_prio = true;
 		tc->exclusive_prio = cmdline->exclusive_prio;
 	}
+	override_probes(&tc->probes, &cmdline->probes);
 	return 0;
 }
 

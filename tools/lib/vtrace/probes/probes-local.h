@@ -42,6 +42,8 @@ int vt_proc_stats_new(struct vt_proc_stats **out,
 		      const struct vtrace_process_stats *cfg);
 void vt_proc_stats_scan_all(struct vt_proc_stats *ps, struct vt_pb *pb);
 void vt_proc_stats_poll(struct vt_proc_stats *ps, struct vt_pb *pb);
+bool vt_proc_stats_add_new(struct vt_proc_stats *ps, const int *pids, size_t nr,
+			   struct vt_pb *pb);
 void vt_proc_stats_free(struct vt_proc_stats *ps);
 
 void vt_system_info_write(struct vt_pb *pb);

@@ -11,6 +11,11 @@
  * shift the ones after it, and polls missed while the thread could not run
  * are skipped, not caught up.
  *
+ * Processes first seen in the recorded events (vtrace_probes_note_pid(),
+ * from the readers' threads) wait in a queue of their own, so that a
+ * reader never waits for a poll; the poller reads them from /proc at its
+ * next tick, at most ON_DEMAND_MS later.
+ *
  * Each source writes into its trace buffer (struct vtrace_probe_buffer):
  * straight to the output when the recording streams, else the first (fill
  * policy DISCARD) or the newest (RING_BUFFER) size_kb of its packets,
@@ -52,6 +57,10 @@ struct out {
 
 enum { OUT_PROCESS, OUT_SYS, OUT_INFO, OUT_NR };
 
+/* How long a new process waits to be read, and how many may wait. */
+#define ON_DEMAND_MS 100
+#define PENDING_MAX 4096
+
 /**
  * struct vtrace_probes - the running data sources
  * @cfg: what they were asked
@@ -70,6 +79,10 @@ enum { OUT_PROCESS, OUT_SYS, OUT_INFO, OUT_NR };
  * @tick: polls done
  * @dropped: packets a full buffer refused or a ring buffer overwrote
  * @err: first failure of @emit
+ * @pending_lock: guards @pending and @nr_pending (held only to copy)
+ * @pending: processes seen in the events, to read from /proc
+ * @nr_pending: entries in @pending
+ * @on_demand: @pending is read (process_stats' on_demand)
  */
 struct vtrace_probes {
 	struct vtrace_probes_config cfg;
@@ -88,6 +101,10 @@ struct vtrace_probes {
 	uint64_t tick;
 	uint64_t dropped;
 	int err;
+	pthread_mutex_t pending_lock;
+	int pending[PENDING_MAX];
+	size_t nr_pending;
+	bool on_demand;
 };
 
 /**
@@ -200,6 +217,8 @@ static uint32_t tick_of(const struct vtrace_probes_config *cfg)
 			t = gcd(t, cfg->sys_stats.period_ms[k]);
 	if (cfg->process_stats.enabled)
 		t = gcd(t, cfg->process_stats.poll_ms);
+	if (cfg->process_stats.enabled && cfg->process_stats.on_demand)
+		t = gcd(t, ON_DEMAND_MS);
 	return t;
 }
 
@@ -207,6 +226,21 @@ static uint32_t tick_of(const struct vtrace_probes_config *cfg)
 static bool due(const struct vtrace_probes *p, uint32_t period_ms)
 {
 	return period_ms && (p->tick * p->tick_ms) % period_ms == 0;
+}
+
+/* The processes the events named since the last tick, into the trace. */
+static void read_pending(struct vtrace_probes *p)
+{
+	int pids[PENDING_MAX];
+	size_t n;
+
+	pthread_mutex_lock(&p->pending_lock);
+	n = p->nr_pending;
+	memcpy(pids, p->pending, n * sizeof(*pids));
+	p->nr_pending = 0;
+	pthread_mutex_unlock(&p->pending_lock);
+	if (n && vt_proc_stats_add_new(p->proc, pids, n, &p->pb))
+		put(p, &p->out[OUT_PROCESS], &p->pb);
 }
 
 /* One tick's polls; called with @lock held. */
@@ -228,7 +262,29 @@ static void poll_once(struct vtrace_probes *p)
 		vt_proc_stats_poll(p->proc, &p->pb);
 		put(p, &p->out[OUT_PROCESS], &p->pb);
 	}
+	if (p->on_demand)
+		read_pending(p);
 	p->tick++;
+}
+
+/**
+ * vtrace_probes_note_pid - a thread seen in the recorded events
+ * @probes: the running sources
+ * @pid: its id
+ *
+ * process_stats reads the process of each one it has not written yet
+ * from /proc, soon after, in its own thread. Cheap enough for a
+ * ring-buffer reader: a lock held to store one int. When too many wait,
+ * the newest are not read (the events still name them).
+ */
+void vtrace_probes_note_pid(struct vtrace_probes *probes, int pid)
+{
+	if (!probes->on_demand)
+		return;
+	pthread_mutex_lock(&probes->pending_lock);
+	if (probes->nr_pending < PENDING_MAX)
+		probes->pending[probes->nr_pending++] = pid;
+	pthread_mutex_unlock(&probes->pending_lock);
 }
 
 static void add_ms(struct timespec *ts, uint64_t ms)
@@ -308,6 +364,7 @@ int vtrace_probes_start(struct vtrace_probes **out,
 	p->ctx = ctx;
 	vt_pb_init(&p->pb);
 	pthread_mutex_init(&p->lock, NULL);
+	pthread_mutex_init(&p->pending_lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&p->wake, &attr);
@@ -339,6 +396,7 @@ int vtrace_probes_start(struct vtrace_probes **out,
 	ret = p->err;
 	if (ret)
 		goto fail;
+	p->on_demand = p->proc && cfg->process_stats.on_demand;
 	p->tick_ms = tick_of(&p->cfg);
 	if (p->tick_ms) {
 		ret = -pthread_create(&p->thread, NULL, poller, p);
@@ -370,6 +428,8 @@ int vtrace_probes_stop(struct vtrace_probes *probes)
 	if (probes->have_thread)
 		pthread_join(probes->thread, NULL);
 	probes->have_thread = false;
+	if (probes->on_demand)
+		read_pending(probes);
 	for (o = 0; o < OUT_NR; o++)
 		flush_held(probes, &probes->out[o]);
 	return probes->err;
@@ -426,6 +486,7 @@ void vtrace_probes_free(struct vtrace_probes *probes)
 	vt_proc_stats_free(probes->proc);
 	vt_pb_free(&probes->pb);
 	pthread_cond_destroy(&probes->wake);
+	pthread_mutex_destroy(&probes->pending_lock);
 	pthread_mutex_destroy(&probes->lock);
 	free(probes);
 }

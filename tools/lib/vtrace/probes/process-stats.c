@@ -4,6 +4,9 @@
  * (ProcessTree: each process's pid, ppid, uid and cmdline, each thread's
  * tid, tgid and, when asked, name) and, every proc_stats_poll_ms, each
  * user process's memory counters from /proc/PID/status (ProcessStats).
+ * A thread the recorded events name that is not in the tree yet is added
+ * with its process, in a ProcessTree of its own (on demand, as Perfetto's
+ * process_stats does for the pids its ftrace source reports).
  *
  * A process that exits while it is read is left out; its tree entry or
  * counters are simply not in the packet, as with traced_probes.
@@ -41,12 +44,16 @@ static const struct {
  * struct vt_proc_stats - linux.process_stats' reader
  * @cfg: what to record
  * @ns_per_tick: nanoseconds per USER_HZ tick of /proc/PID/stat
+ * @known: bit per pid and tid already in the trace's process tree
+ * @known_words: 64-bit words at @known
  * @text: the last file read
  * @cap: bytes at @text
  */
 struct vt_proc_stats {
 	struct vtrace_process_stats cfg;
 	uint64_t ns_per_tick;
+	uint64_t *known;
+	size_t known_words;
 	char *text;
 	size_t cap;
 };
@@ -82,6 +89,39 @@ static ssize_t read_proc(struct vt_proc_stats *ps, const char *path)
 		return -1;
 	ps->text[len] = '\0';
 	return len;
+}
+
+/* Linux's PID_MAX_LIMIT: no pid is larger. */
+#define PID_LIMIT (4 * 1024 * 1024)
+
+static bool is_known(const struct vt_proc_stats *ps, int pid)
+{
+	size_t word = (size_t)pid / 64;
+
+	return word < ps->known_words && ps->known[word] & 1ull << (pid % 64);
+}
+
+/* Remembers @pid as written; false (and not remembered) without memory. */
+static bool set_known(struct vt_proc_stats *ps, int pid)
+{
+	size_t word = (size_t)pid / 64, n;
+	uint64_t *known;
+
+	if (pid < 0 || pid >= PID_LIMIT)
+		return false;
+	if (word >= ps->known_words) {
+		n = word + 1 > 2 * ps->known_words ? word + 1 :
+						     2 * ps->known_words;
+		known = reallocarray(ps->known, n, sizeof(*known));
+		if (!known)
+			return false;
+		memset(known + ps->known_words, 0,
+		       (n - ps->known_words) * sizeof(*known));
+		ps->known = known;
+		ps->known_words = n;
+	}
+	ps->known[word] |= 1ull << (pid % 64);
+	return true;
 }
 
 /* The value after "\n@key" in a status file, or NULL. */
@@ -166,10 +206,27 @@ static bool put_process(struct vt_proc_stats *ps, int pid, struct vt_pb *pb)
 	return true;
 }
 
+/* One thread, named when the config asks. */
+static void put_thread(struct vt_proc_stats *ps, int tid, int tgid,
+		       struct vt_pb *pb)
+{
+	char path[64], comm[64];
+
+	vt_pb_begin_short(pb, PF_PROCESS_TREE_THREADS);
+	vt_pb_varint(pb, PF_THREAD_TID, tid);
+	vt_pb_varint(pb, PF_THREAD_TGID, tgid);
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	if (ps->cfg.record_thread_names &&
+	    vt_read_small(path, comm, sizeof(comm)))
+		vt_pb_string(pb, PF_THREAD_NAME, comm);
+	vt_pb_end(pb);
+}
+
+/* Every thread of process @pid. */
 static void put_threads(struct vt_proc_stats *ps, int pid, struct vt_pb *pb)
 {
-	char path[96], comm[64];
 	struct dirent *de;
+	char path[64];
 	int tid;
 	DIR *d;
 
@@ -181,16 +238,8 @@ static void put_threads(struct vt_proc_stats *ps, int pid, struct vt_pb *pb)
 		if (!is_pid(de->d_name))
 			continue;
 		tid = atoi(de->d_name);
-		vt_pb_begin_short(pb, PF_PROCESS_TREE_THREADS);
-		vt_pb_varint(pb, PF_THREAD_TID, tid);
-		vt_pb_varint(pb, PF_THREAD_TGID, pid);
-		if (ps->cfg.record_thread_names) {
-			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm",
-				 pid, tid);
-			if (vt_read_small(path, comm, sizeof(comm)))
-				vt_pb_string(pb, PF_THREAD_NAME, comm);
-		}
-		vt_pb_end(pb);
+		set_known(ps, tid);
+		put_thread(ps, tid, pid, pb);
 	}
 	closedir(d);
 }
@@ -213,13 +262,58 @@ void vt_proc_stats_scan_all(struct vt_proc_stats *ps, struct vt_pb *pb)
 		if (!is_pid(de->d_name))
 			continue;
 		pid = atoi(de->d_name);
-		if (put_process(ps, pid, pb))
+		if (put_process(ps, pid, pb)) {
+			set_known(ps, pid);
 			put_threads(ps, pid, pb);
+		}
 	}
 	if (d)
 		closedir(d);
 	vt_pb_varint(pb, PF_PROCESS_TREE_COLLECTION_END, vt_boot_ns());
 	vt_pb_end(pb);
+}
+
+/**
+ * vt_proc_stats_add_new - encode the processes of threads not yet written
+ * @ps: the reader
+ * @pids: thread ids the recorded events named
+ * @nr: entries in @pids
+ * @pb: the buffer, emptied and filled with a ProcessTree packet
+ *
+ * Each thread still in /proc is written with its process (unless the
+ * process was written before); one gone already is left to the events.
+ *
+ * Return: true when @pb holds a packet to write.
+ */
+bool vt_proc_stats_add_new(struct vt_proc_stats *ps, const int *pids, size_t nr,
+			   struct vt_pb *pb)
+{
+	char path[64];
+	const char *v;
+	bool any = false;
+	int tgid;
+	size_t i;
+
+	vt_packet_begin(pb, VT_SEQ_PROCESS_STATS);
+	vt_pb_begin(pb, PF_PACKET_PROCESS_TREE);
+	for (i = 0; i < nr; i++) {
+		/* The idle task, and threads written already. */
+		if (pids[i] <= 0 || is_known(ps, pids[i]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/status", pids[i]);
+		if (read_proc(ps, path) < 0)
+			continue;
+		v = status_field(ps->text, "Tgid:");
+		tgid = v ? atoi(v) : pids[i];
+		if (!is_known(ps, tgid) && put_process(ps, tgid, pb))
+			set_known(ps, tgid);
+		put_thread(ps, pids[i], tgid, pb);
+		set_known(ps, pids[i]);
+		any = true;
+	}
+	vt_pb_varint(pb, PF_PROCESS_TREE_COLLECTION_END, vt_boot_ns());
+	vt_pb_end(pb);
+	return any;
 }
 
 /* CPU time from /proc/@pid/stat: utime and stime, fields 14 and 15. */
@@ -234,9 +328,10 @@ static void put_runtime(struct vt_proc_stats *ps, int pid, struct vt_pb *pb)
 		return;
 	/* The comm in parentheses may hold spaces: fields follow its end. */
 	p = strrchr(ps->text, ')');
-	if (!p || sscanf(p + 1,
-			 " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &utime, &stime) != 2)
+	if (!p ||
+	    sscanf(p + 1,
+		   " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+		   &utime, &stime) != 2)
 		return;
 	vt_pb_varint(pb, PF_PSTAT_RUNTIME_USER_MODE, utime * ps->ns_per_tick);
 	vt_pb_varint(pb, PF_PSTAT_RUNTIME_KERNEL_MODE, stime * ps->ns_per_tick);
@@ -250,6 +345,7 @@ static void put_process_stats(struct vt_proc_stats *ps, int pid,
 	char path[64], buf[32];
 	const char *v;
 	unsigned int i;
+	char *end;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	if (read_proc(ps, path) < 0 || !status_field(ps->text, "VmSize:"))
@@ -258,7 +354,10 @@ static void put_process_stats(struct vt_proc_stats *ps, int pid,
 	vt_pb_varint(pb, PF_PSTAT_PID, pid);
 	for (i = 0; i < NR_STATUS_KB; i++) {
 		v = status_field(ps->text, status_kb[i].key);
-		if (v && sscanf(v, "%llu", &kb) == 1)
+		if (!v)
+			continue;
+		kb = strtoull(v, &end, 10);
+		if (end != v)
 			vt_pb_varint(pb, status_kb[i].field, kb);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", pid);
@@ -320,6 +419,7 @@ void vt_proc_stats_free(struct vt_proc_stats *ps)
 {
 	if (!ps)
 		return;
+	free(ps->known);
 	free(ps->text);
 	free(ps);
 }

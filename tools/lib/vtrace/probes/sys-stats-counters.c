@@ -15,7 +15,8 @@
 
 #include "probes/probes-local.h"
 
-const struct vtrace_pb_enum_value vtrace_meminfo_counters[VTRACE_MEMINFO_MAX + 1] = {
+/* The sizes are probes.h's: a value added here and not there fails. */
+const struct vtrace_pb_enum_value vtrace_meminfo_counters[] = {
 	{ "MEMINFO_UNSPECIFIED", 0 },
 	{ "MEMINFO_MEM_TOTAL", 1 },
 	{ "MEMINFO_MEM_FREE", 2 },
@@ -100,7 +101,7 @@ static const char *const meminfo_keys[VTRACE_MEMINFO_MAX + 1] = {
 	"ION_heap_pool",
 };
 
-const struct vtrace_pb_enum_value vtrace_vmstat_counters[VTRACE_VMSTAT_MAX + 1] = {
+const struct vtrace_pb_enum_value vtrace_vmstat_counters[] = {
 	{ "VMSTAT_UNSPECIFIED", 0 },
 	{ "VMSTAT_NR_FREE_PAGES", 1 },
 	{ "VMSTAT_NR_ALLOC_BATCH", 2 },

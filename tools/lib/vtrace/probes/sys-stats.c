@@ -134,7 +134,8 @@ static void poll_meminfo(struct vt_sys_stats *ss, struct vt_pb *pb)
 		*colon = '\0';
 		for (v = 1; v <= VTRACE_MEMINFO_MAX; v++) {
 			key = vt_meminfo_key(v);
-			if (!(ss->cfg.meminfo & (1ull << v)) || strcmp(key, line))
+			if (!(ss->cfg.meminfo & (1ull << v)) ||
+			    strcmp(key, line))
 				continue;
 			vt_pb_begin_short(pb, PF_SYS_MEMINFO);
 			vt_pb_varint(pb, PF_SYS_KEY, v);
@@ -158,7 +159,8 @@ static void poll_vmstat(struct vt_sys_stats *ss, struct vt_pb *pb)
 			continue;
 		*sp = '\0';
 		for (v = 1; v <= VTRACE_VMSTAT_MAX; v++) {
-			if (!ss->vmstat_key[v] || strcmp(ss->vmstat_key[v], line))
+			if (!ss->vmstat_key[v] ||
+			    strcmp(ss->vmstat_key[v], line))
 				continue;
 			vt_pb_begin_short(pb, PF_SYS_VMSTAT);
 			vt_pb_varint(pb, PF_SYS_KEY, v);
@@ -203,7 +205,8 @@ static void poll_stat(struct vt_sys_stats *ss, struct vt_pb *pb)
 
 	pos = slurp(ss, ss->fd[VTRACE_SYS_STAT]);
 	while (pos && (line = next_line(&pos))) {
-		if (!strncmp(line, "cpu", 3) && isdigit((unsigned char)line[3])) {
+		if (!strncmp(line, "cpu", 3) &&
+		    isdigit((unsigned char)line[3])) {
 			if (!(which & VTRACE_STAT_CPU_TIMES))
 				continue;
 			memset(t, 0, sizeof(t));
@@ -220,7 +223,8 @@ static void poll_stat(struct vt_sys_stats *ss, struct vt_pb *pb)
 			vt_pb_end(pb);
 		} else if (!strncmp(line, "intr ", 5)) {
 			if (which & VTRACE_STAT_IRQ_COUNTS)
-				put_interrupts(pb, line + 5, PF_SYS_NUM_IRQ_TOTAL,
+				put_interrupts(pb, line + 5,
+					       PF_SYS_NUM_IRQ_TOTAL,
 					       PF_SYS_NUM_IRQ);
 		} else if (!strncmp(line, "softirq ", 8)) {
 			if (which & VTRACE_STAT_SOFTIRQ_COUNTS)
@@ -232,22 +236,6 @@ static void poll_stat(struct vt_sys_stats *ss, struct vt_pb *pb)
 				vt_pb_varint(pb, PF_SYS_NUM_FORKS, forks);
 		}
 	}
-}
-
-/* Calls @fn for each entry of a sysfs class directory, in its order. */
-static void for_each_class_entry(const char *dir, struct vt_pb *pb,
-				 void (*fn)(const char *dir, const char *name,
-					    struct vt_pb *pb))
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			fn(dir, de->d_name, pb);
-	closedir(d);
 }
 
 static void put_devfreq(const char *dir, const char *name, struct vt_pb *pb)
@@ -286,6 +274,25 @@ static void put_thermal_zone(const char *dir, const char *name,
 	vt_pb_varint(pb, PF_THERMAL_TEMP, mc > 0 ? mc / 1000 : 0);
 	vt_pb_string(pb, PF_THERMAL_TYPE, buf);
 	vt_pb_end(pb);
+}
+
+/* Each device of a sysfs class: devfreq's, or the thermal zones. */
+static void poll_class(const char *dir, struct vt_pb *pb)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (!strcmp(dir, THERMAL_CLASS))
+			put_thermal_zone(dir, de->d_name, pb);
+		else
+			put_devfreq(dir, de->d_name, pb);
+	}
+	closedir(d);
 }
 
 /* One value per CPU, 0 for a CPU whose frequency cannot be read. */
@@ -345,11 +352,12 @@ static void poll_diskstat(struct vt_sys_stats *ss, struct vt_pb *pb)
 	pos = slurp(ss, ss->fd[VTRACE_SYS_DISKSTAT]);
 	while (pos && (line = next_line(&pos))) {
 		memset(f, 0, sizeof(f));
-		n = sscanf(line,
-			   "%*u %*u %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-			   name, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5],
-			   &f[6], &f[7], &f[8], &f[9], &f[10], &f[11], &f[12],
-			   &f[13], &f[14], &f[15], &f[16]);
+		n = sscanf(
+			line,
+			"%*u %*u %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			name, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6],
+			&f[7], &f[8], &f[9], &f[10], &f[11], &f[12], &f[13],
+			&f[14], &f[15], &f[16]);
 		if (n < 12)
 			continue;
 		vt_pb_begin_short(pb, PF_SYS_DISK_STAT);
@@ -411,7 +419,7 @@ void vt_sys_stats_poll(struct vt_sys_stats *ss, uint32_t kinds,
 	if (kinds & 1u << VTRACE_SYS_STAT)
 		poll_stat(ss, pb);
 	if (kinds & 1u << VTRACE_SYS_DEVFREQ)
-		for_each_class_entry(DEVFREQ_CLASS, pb, put_devfreq);
+		poll_class(DEVFREQ_CLASS, pb);
 	if (kinds & 1u << VTRACE_SYS_CPUFREQ)
 		poll_cpufreq(ss, pb);
 	if (kinds & 1u << VTRACE_SYS_BUDDYINFO)
@@ -421,7 +429,7 @@ void vt_sys_stats_poll(struct vt_sys_stats *ss, uint32_t kinds,
 	if (kinds & 1u << VTRACE_SYS_PSI)
 		poll_psi(ss, pb);
 	if (kinds & 1u << VTRACE_SYS_THERMAL)
-		for_each_class_entry(THERMAL_CLASS, pb, put_thermal_zone);
+		poll_class(THERMAL_CLASS, pb);
 	vt_pb_varint(pb, PF_SYS_COLLECTION_END, vt_boot_ns());
 	vt_pb_end(pb);
 }
@@ -443,7 +451,8 @@ static bool open_kind(struct vt_sys_stats *ss, int kind)
 		return !access(path, R_OK);
 	case VTRACE_SYS_PSI:
 		for (r = 0; r < NR_PSI; r++) {
-			ss->psi_fd[r] = open(psi_files[r], O_RDONLY | O_CLOEXEC);
+			ss->psi_fd[r] =
+				open(psi_files[r], O_RDONLY | O_CLOEXEC);
 			any |= ss->psi_fd[r] >= 0;
 		}
 		return any;

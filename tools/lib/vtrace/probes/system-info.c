@@ -64,8 +64,8 @@ struct cpu_id {
 };
 
 static const char *const arm_keys[5] = {
-	"CPU implementer", "CPU architecture", "CPU variant", "CPU part",
-	"CPU revision",
+	"CPU implementer", "CPU architecture", "CPU variant",
+	"CPU part",	   "CPU revision",
 };
 
 /* Fills @ids[cpu] from /proc/cpuinfo's "processor : N" blocks. */

@@ -36,6 +36,21 @@
 
 #include "record/recorder-local.h"
 
+/*
+ * A reader's sink saw a thread for the first time. The data sources
+ * start after the readers: until then there is nobody to tell (the
+ * process tree written at their start has the threads of that time).
+ */
+static void note_new_pid(void *ctx, int pid)
+{
+	struct vtrace_recorder *rec = ctx;
+	struct vtrace_probes *probes;
+
+	probes = __atomic_load_n(&rec->probes, __ATOMIC_ACQUIRE);
+	if (probes)
+		vtrace_probes_note_pid(probes, pid);
+}
+
 /**
  * vtrace_recorder_create - make a recorder; tracefs is not touched yet
  * @opts: what to record; copied, but what it points to is borrowed
@@ -85,6 +100,11 @@ int vtrace_recorder_create(const struct vtrace_recorder_opts *opts,
 			"the %s format has no place for the data sources beside ftrace",
 			sink->ops->name);
 		return -EOPNOTSUPP;
+	}
+	if (opts->probes && opts->probes->process_stats.enabled &&
+	    opts->probes->process_stats.on_demand) {
+		sink->on_new_pid = note_new_pid;
+		sink->on_new_pid_ctx = rec;
 	}
 	if (opts->fill_policy != VTRACE_FILL_STREAM && !opts->max_file_size) {
 		vt_rec_error(rec, "a %s recording needs a maximum size",
@@ -455,20 +475,12 @@ static int stop_and_drain(struct vtrace_recorder *rec)
 {
 	bool failed_before = vt_rec_sink_failed(rec);
 	struct cpu_thread *t;
-	int cpu, ret = 0, probes_ret;
+	int cpu, ret, probes_ret = 0;
 
 	if (rec->opts.hooks && rec->opts.hooks->stopping)
 		rec->opts.hooks->stopping(rec->opts.hooks_ctx, rec);
 	vt_rec_set_reason(rec, VTRACE_STOP_REQUEST);
-	/* Their last packets go to the sink while it still takes them. */
-	if (rec->probes) {
-		ret = vtrace_probes_stop(rec->probes);
-		if (ret)
-			vt_rec_error(rec, "data sources beside ftrace: %s",
-				     strerror(-ret));
-	}
 	rec->elapsed = vt_rec_since(&rec->start);
-	probes_ret = ret;
 	ret = vt_settings_set_tracing_on(&rec->settings, 0);
 	if (ret)
 		vt_rec_error(rec, "cannot stop tracing: %s", strerror(-ret));
@@ -487,6 +499,16 @@ static int stop_and_drain(struct vtrace_recorder *rec)
 		ret = ret ?: t->drain_err;
 		vtrace_ring_counters_read(rec->tfs, cpu, &rec->end[cpu]);
 		account_cpu(rec, cpu);
+	}
+	/*
+	 * After the drain, which may name new processes, and before the sink
+	 * is finished: their last packets go in.
+	 */
+	if (rec->probes) {
+		probes_ret = vtrace_probes_stop(rec->probes);
+		if (probes_ret)
+			vt_rec_error(rec, "data sources beside ftrace: %s",
+				     strerror(-probes_ret));
 	}
 	if (!ret && !failed_before && vt_rec_sink_failed(rec))
 		ret = rec->sink_err;
@@ -512,6 +534,7 @@ static int stop_and_drain(struct vtrace_recorder *rec)
  */
 int vtrace_recorder_start(struct vtrace_recorder *rec)
 {
+	struct vtrace_probes *probes;
 	int cpu, ret;
 
 	vt_rec_new_call(rec);
@@ -534,7 +557,7 @@ int vtrace_recorder_start(struct vtrace_recorder *rec)
 		}
 	}
 	if (rec->opts.probes && vtrace_probes_wanted(rec->opts.probes)) {
-		ret = vtrace_probes_start(&rec->probes, rec->opts.probes,
+		ret = vtrace_probes_start(&probes, rec->opts.probes,
 					  to_sink_packet, rec);
 		if (ret) {
 			vt_rec_error(rec, "data sources beside ftrace: %s",
@@ -543,6 +566,7 @@ int vtrace_recorder_start(struct vtrace_recorder *rec)
 			stop_and_drain(rec);
 			return ret;
 		}
+		__atomic_store_n(&rec->probes, probes, __ATOMIC_RELEASE);
 	}
 	if (rec->opts.hooks && rec->opts.hooks->started)
 		rec->opts.hooks->started(rec->opts.hooks_ctx, rec);

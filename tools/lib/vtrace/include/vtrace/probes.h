@@ -66,8 +66,8 @@ enum vtrace_sys_stats_kind {
 #define VTRACE_STAT_IRQ_COUNTS (1u << 2)
 #define VTRACE_STAT_SOFTIRQ_COUNTS (1u << 3)
 #define VTRACE_STAT_FORK_COUNT (1u << 4)
-#define VTRACE_STAT_ALL                                                  \
-	(VTRACE_STAT_CPU_TIMES | VTRACE_STAT_IRQ_COUNTS |                \
+#define VTRACE_STAT_ALL                                   \
+	(VTRACE_STAT_CPU_TIMES | VTRACE_STAT_IRQ_COUNTS | \
 	 VTRACE_STAT_SOFTIRQ_COUNTS | VTRACE_STAT_FORK_COUNT)
 
 /* Highest MeminfoCounters and VmstatCounters value vtrace knows. */
@@ -102,6 +102,8 @@ struct vtrace_probe_buffer {
  * @scan_all_processes_on_start: a ProcessTree of every process and thread
  *	when the recording starts
  * @record_thread_names: threads carry their names
+ * @on_demand: a process first seen in the recorded events is read from
+ *	/proc then (off: Perfetto's DISABLE_ON_DEMAND quirk)
  * @poll_ms: ProcessStats of every process at this period, 0: never
  * @record_process_runtime: ProcessStats carry CPU time
  */
@@ -110,6 +112,7 @@ struct vtrace_process_stats {
 	struct vtrace_probe_buffer buffer;
 	bool scan_all_processes_on_start;
 	bool record_thread_names;
+	bool on_demand;
 	uint32_t poll_ms;
 	bool record_process_runtime;
 };
@@ -168,6 +171,7 @@ int vtrace_sys_stats_kind_parse(const char *name,
 int vtrace_probes_start(struct vtrace_probes **out,
 			const struct vtrace_probes_config *cfg,
 			vtrace_packet_fn emit, void *ctx);
+void vtrace_probes_note_pid(struct vtrace_probes *probes, int pid);
 int vtrace_probes_stop(struct vtrace_probes *probes);
 uint64_t vtrace_probes_dropped(const struct vtrace_probes *probes);
 uint32_t vtrace_probes_missing(const struct vtrace_probes *probes);

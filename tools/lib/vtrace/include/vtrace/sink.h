@@ -172,6 +172,11 @@ struct vtrace_sink_ops {
  * @splice: on the splice reader path, complete sub-buffers go to
  *	->splice_subbuf() in a pipe; the rest (the drain's partly filled
  *	ones, other paths) to ->add_subbuf()
+ * @on_new_pid: set by the recorder before ->begin(), or NULL: a sink that
+ *	decodes the events calls it from ->add_subbuf() with each thread id
+ *	the first time it reads an event of it (the process_stats data
+ *	source then reads that process from /proc, as Perfetto does)
+ * @on_new_pid_ctx: @on_new_pid's context
  * @priv: the format's own state
  */
 struct vtrace_sink {
@@ -180,6 +185,8 @@ struct vtrace_sink {
 	bool peer;
 	size_t max_subbuf_size;
 	bool splice;
+	void (*on_new_pid)(void *ctx, int pid);
+	void *on_new_pid_ctx;
 	void *priv;
 };
 

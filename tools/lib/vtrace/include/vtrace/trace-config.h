@@ -69,6 +69,7 @@ struct vtrace_tc_option {
  * struct vtrace_trace_config - the fields vtrace honours
  * @file: config file name, for messages (owned)
  * @has_buffer: a buffer is the linux.ftrace data source's target
+ * @buffer_index: its index in the config's buffers
  * @buffer_size_kb: that buffer's size_kb
  * @fill_policy: and its fill_policy: %VTRACE_FILL_RING_BUFFER (also for
  *	UNSPECIFIED, as in Perfetto) or %VTRACE_FILL_DISCARD
@@ -102,6 +103,7 @@ struct vtrace_tc_option {
 struct vtrace_trace_config {
 	char *file;
 	bool has_buffer;
+	uint32_t buffer_index;
 	uint32_t buffer_size_kb;
 	enum vtrace_fill_policy fill_policy;
 	uint64_t duration_ms;

@@ -119,6 +119,8 @@ static int perfetto_begin(struct vtrace_sink *sink,
 
 	opts.tep = ps->tep;
 	opts.formats = &ps->formats;
+	opts.new_pid = sink->on_new_pid;
+	opts.new_pid_ctx = sink->on_new_pid_ctx;
 	if (info->clock && strcmp(info->clock, "boot"))
 		opts.have_clock_pair = clock_pair(
 			info->instance, &opts.ftrace_ts, &opts.boot_ts);

@@ -68,6 +68,8 @@ struct vt_perfetto {
 	bool have_clock_pair;
 	int64_t ftrace_ts;
 	int64_t boot_ts;
+	void (*new_pid)(void *ctx, int pid);
+	void *new_pid_ctx;
 	uint64_t *pids; /* bitmap of the pids seen */
 	size_t pids_words;
 	int *tgids; /* by pid, 0: unknown */
@@ -252,6 +254,8 @@ int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
 	pf->have_clock_pair = opts->have_clock_pair;
 	pf->ftrace_ts = opts->ftrace_ts;
 	pf->boot_ts = opts->boot_ts;
+	pf->new_pid = opts->new_pid;
+	pf->new_pid_ctx = opts->new_pid_ctx;
 	pf->first_ts = UINT64_MAX;
 	for (i = 0; i < pf->ncpus; i++)
 		vt_pb_init(&pf->cpus[i].pb);
@@ -364,7 +368,11 @@ static int note_pid(struct vt_perfetto *pf, int pid)
 		pf->pids = pids;
 		pf->pids_words = n;
 	}
+	if (pf->pids[word] & 1ull << (pid % 64))
+		return 0;
 	pf->pids[word] |= 1ull << (pid % 64);
+	if (pf->new_pid)
+		pf->new_pid(pf->new_pid_ctx, pid);
 	return 0;
 }
 

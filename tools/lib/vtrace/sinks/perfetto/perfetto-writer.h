@@ -51,6 +51,9 @@ struct vt_formats;
  *	timeline as if it were boot time
  * @ftrace_ts: the trace clock at that instant, in ns
  * @boot_ts: CLOCK_BOOTTIME at that instant, in ns
+ * @new_pid: called with each thread id the first time a record of it is
+ *	added, or NULL
+ * @new_pid_ctx: @new_pid's context
  */
 struct vt_perfetto_opts {
 	struct tep_handle *tep;
@@ -60,6 +63,8 @@ struct vt_perfetto_opts {
 	bool have_clock_pair;
 	int64_t ftrace_ts;
 	int64_t boot_ts;
+	void (*new_pid)(void *ctx, int pid);
+	void *new_pid_ctx;
 };
 
 /**
