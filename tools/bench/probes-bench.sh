@@ -11,8 +11,8 @@
 # Each recorder records one event that does not fire on an idle machine
 # (sched/sched_process_exec, in an instance of its own), once without the
 # data sources and once with them at each period; the data sources' cost
-# is the difference of the recorder's CPU time (user+sys, GNU time),
-# per second recorded. Needs root and tracefs. tracebox comes from
+# is the difference of the recorder's CPU time (perf stat's task-clock of
+# its process and threads, to the microsecond), per second recorded. Needs root and tracefs. tracebox comes from
 # ../shared/ref/perfetto/bin (reference tools outside the project, x86-64;
 # VTRACE_PERFETTO_BIN_DIR names another folder): without it only vtrace's
 # column is filled.
@@ -46,13 +46,18 @@ if [ -r "$bin_dir/tracebox.xz" ] && [ "$(uname -m)" = x86_64 ]; then
 	tb_find && have_tb=1
 fi
 
+# cpu_of FILE: the CPU seconds perf stat -x, wrote into FILE.
+cpu_of() {
+	awk -F, '$3 == "task-clock" { printf "%.6f\n", $1 / 1000 }' "$1"
+}
+
 # vtrace_cpu [ARGS...]: vtrace's CPU seconds for a recording of $secs.
 vtrace_cpu() {
-	/usr/bin/time -f '%U %S' -o "$work/time" "$vtrace" record \
+	perf stat -x, -e task-clock -o "$work/perf" -- "$vtrace" record \
 		--instance "$inst" -e $event -t "${secs}s" \
 		-o "$work/v.pftrace" "$@" 2> "$work/err" ||
 		{ cat "$work/err" >&2; exit 1; }
-	awk '{ print $1 + $2 }' "$work/time"
+	cpu_of "$work/perf"
 }
 
 # tracebox_cpu [VTRACE-CONFIG-ARGS...]: tracebox's CPU seconds for the
@@ -62,11 +67,11 @@ tracebox_cpu() {
 	"$vtrace" config -e $event --instance "$inst" -t "${secs}s" "$@" \
 		> "$work/tb.cfg"
 	tb_top_save "$work/top.before"
-	/usr/bin/time -f '%U %S' -o "$work/time" "$TB" -c "$work/tb.cfg" \
+	perf stat -x, -e task-clock -o "$work/perf" -- "$TB" -c "$work/tb.cfg" \
 		--txt -o "$work/t.pftrace" > "$work/tb.log" 2>&1 ||
 		{ tail "$work/tb.log" >&2; exit 1; }
 	tb_top_restore "$work/top.before"
-	awk '{ print $1 + $2 }' "$work/time"
+	cpu_of "$work/perf"
 }
 
 # row NAME BASE_V V BASE_T T: the extra CPU per second of each recorder.

@@ -45,6 +45,13 @@ static const char *const psi_files[] = {
 
 #define NR_PSI (sizeof(psi_files) / sizeof(psi_files[0]))
 
+/* Lines of /proc/meminfo and /proc/vmstat whose match is remembered. */
+#define HINT_LINES 512
+#define HINT_UNKNOWN 0
+#define HINT_NONE 0xffff
+/* Longest /proc/vmstat key of VmstatCounters, and its NUL. */
+#define VMSTAT_KEY_MAX 48
+
 /**
  * struct vt_sys_stats - linux.sys_stats' reader
  * @cfg: what to read
@@ -53,7 +60,11 @@ static const char *const psi_files[] = {
  * @missing: bit per kind the kernel lacks (not polled)
  * @ns_per_tick: nanoseconds per USER_HZ tick of /proc/stat
  * @nr_cpus: CPUs whose frequency cpufreq_khz lists
+ * @meminfo_key: /proc/meminfo key of each wanted MeminfoCounters value
  * @vmstat_key: /proc/vmstat key of each wanted VmstatCounters value
+ * @vmstat_keys: the text of those keys, %VMSTAT_KEY_MAX bytes each
+ * @hint: per line of /proc/meminfo and /proc/vmstat, the value it matched
+ *	at the last poll, %HINT_NONE or %HINT_UNKNOWN
  * @text: the last file read
  * @cap: bytes at @text
  */
@@ -64,7 +75,10 @@ struct vt_sys_stats {
 	uint32_t missing;
 	uint64_t ns_per_tick;
 	int nr_cpus;
-	char *vmstat_key[VTRACE_VMSTAT_MAX + 1];
+	const char *meminfo_key[VTRACE_MEMINFO_MAX + 1];
+	const char *vmstat_key[VTRACE_VMSTAT_MAX + 1];
+	char vmstat_keys[(VTRACE_VMSTAT_MAX + 1) * VMSTAT_KEY_MAX];
+	uint16_t hint[2][HINT_LINES];
 	char *text;
 	size_t cap;
 };
@@ -119,55 +133,45 @@ static bool wanted(const uint64_t *mask, unsigned int bit)
 	return mask[bit / 64] & (1ull << (bit % 64));
 }
 
-static void poll_meminfo(struct vt_sys_stats *ss, struct vt_pb *pb)
+/*
+ * The "KEY<@sep> VALUE" lines of /proc/meminfo or /proc/vmstat: each line
+ * whose key is wanted (@keys[N], N its enum value; NULL: not wanted) as
+ * message @field of SysStats. A running kernel lists the same keys in the
+ * same order at every read, so what a line matched (a value, or none) is
+ * kept by its number and each line is compared once, not searched for.
+ */
+static void poll_keyed(struct vt_sys_stats *ss, int kind, char sep,
+		       const char *const *keys, unsigned int max,
+		       uint32_t field, struct vt_pb *pb)
 {
-	char *pos, *line, *colon;
-	unsigned long long kb;
-	const char *key;
-	unsigned int v;
-
-	pos = slurp(ss, ss->fd[VTRACE_SYS_MEMINFO]);
-	while (pos && (line = next_line(&pos))) {
-		colon = strchr(line, ':');
-		if (!colon || sscanf(colon + 1, "%llu", &kb) != 1)
-			continue;
-		*colon = '\0';
-		for (v = 1; v <= VTRACE_MEMINFO_MAX; v++) {
-			key = vt_meminfo_key(v);
-			if (!(ss->cfg.meminfo & (1ull << v)) ||
-			    strcmp(key, line))
-				continue;
-			vt_pb_begin_short(pb, PF_SYS_MEMINFO);
-			vt_pb_varint(pb, PF_SYS_KEY, v);
-			vt_pb_varint(pb, PF_SYS_VALUE, kb);
-			vt_pb_end(pb);
-			break;
-		}
-	}
-}
-
-static void poll_vmstat(struct vt_sys_stats *ss, struct vt_pb *pb)
-{
+	uint16_t *hint = ss->hint[kind == VTRACE_SYS_VMSTAT];
 	unsigned long long value;
-	char *pos, *line, *sp;
-	unsigned int v;
+	char *pos, *line, *end;
+	unsigned int n, v;
 
-	pos = slurp(ss, ss->fd[VTRACE_SYS_VMSTAT]);
-	while (pos && (line = next_line(&pos))) {
-		sp = strchr(line, ' ');
-		if (!sp || sscanf(sp + 1, "%llu", &value) != 1)
+	pos = slurp(ss, ss->fd[kind]);
+	for (n = 0; pos && (line = next_line(&pos)); n++) {
+		end = strchr(line, sep);
+		if (!end)
 			continue;
-		*sp = '\0';
-		for (v = 1; v <= VTRACE_VMSTAT_MAX; v++) {
-			if (!ss->vmstat_key[v] ||
-			    strcmp(ss->vmstat_key[v], line))
+		*end++ = '\0';
+		v = n < HINT_LINES ? hint[n] : HINT_UNKNOWN;
+		if (v == HINT_NONE)
+			continue;
+		if (v == HINT_UNKNOWN || !keys[v] || strcmp(keys[v], line)) {
+			for (v = 1; v <= max; v++)
+				if (keys[v] && !strcmp(keys[v], line))
+					break;
+			if (n < HINT_LINES)
+				hint[n] = v <= max ? v : HINT_NONE;
+			if (v > max)
 				continue;
-			vt_pb_begin_short(pb, PF_SYS_VMSTAT);
-			vt_pb_varint(pb, PF_SYS_KEY, v);
-			vt_pb_varint(pb, PF_SYS_VALUE, value);
-			vt_pb_end(pb);
-			break;
 		}
+		value = strtoull(end, NULL, 10);
+		vt_pb_begin_short(pb, field);
+		vt_pb_varint(pb, PF_SYS_KEY, v);
+		vt_pb_varint(pb, PF_SYS_VALUE, value);
+		vt_pb_end(pb);
 	}
 }
 
@@ -346,19 +350,27 @@ static void poll_buddyinfo(struct vt_sys_stats *ss, struct vt_pb *pb)
 static void poll_diskstat(struct vt_sys_stats *ss, struct vt_pb *pb)
 {
 	unsigned long long f[17];
-	char *pos, *line, name[64];
+	char *pos, *line, *name, *end;
 	int n;
 
 	pos = slurp(ss, ss->fd[VTRACE_SYS_DISKSTAT]);
 	while (pos && (line = next_line(&pos))) {
+		/* The name is the third field. */
+		strtoul(line, &end, 10);
+		strtoul(end, &end, 10);
+		name = end + strspn(end, " ");
+		end = name + strcspn(name, " ");
+		if (end == name || !*end)
+			continue;
+		*end++ = '\0';
 		memset(f, 0, sizeof(f));
-		n = sscanf(
-			line,
-			"%*u %*u %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-			name, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6],
-			&f[7], &f[8], &f[9], &f[10], &f[11], &f[12], &f[13],
-			&f[14], &f[15], &f[16]);
-		if (n < 12)
+		for (n = 0; n < 17; n++) {
+			line = end;
+			f[n] = strtoull(line, &end, 10);
+			if (end == line)
+				break;
+		}
+		if (n < 11)
 			continue;
 		vt_pb_begin_short(pb, PF_SYS_DISK_STAT);
 		vt_pb_string(pb, PF_DISK_DEVICE_NAME, name);
@@ -413,9 +425,11 @@ void vt_sys_stats_poll(struct vt_sys_stats *ss, uint32_t kinds,
 	vt_packet_begin(pb, VT_SEQ_SYS_STATS);
 	vt_pb_begin(pb, PF_PACKET_SYS_STATS);
 	if (kinds & 1u << VTRACE_SYS_MEMINFO)
-		poll_meminfo(ss, pb);
+		poll_keyed(ss, VTRACE_SYS_MEMINFO, ':', ss->meminfo_key,
+			   VTRACE_MEMINFO_MAX, PF_SYS_MEMINFO, pb);
 	if (kinds & 1u << VTRACE_SYS_VMSTAT)
-		poll_vmstat(ss, pb);
+		poll_keyed(ss, VTRACE_SYS_VMSTAT, ' ', ss->vmstat_key,
+			   VTRACE_VMSTAT_MAX, PF_SYS_VMSTAT, pb);
 	if (kinds & 1u << VTRACE_SYS_STAT)
 		poll_stat(ss, pb);
 	if (kinds & 1u << VTRACE_SYS_DEVFREQ)
@@ -473,7 +487,6 @@ int vt_sys_stats_new(struct vt_sys_stats **out,
 		     const struct vtrace_sys_stats *cfg)
 {
 	struct vt_sys_stats *ss;
-	char key[64];
 	long hz;
 	int k;
 	unsigned int v;
@@ -490,16 +503,15 @@ int vt_sys_stats_new(struct vt_sys_stats **out,
 	hz = sysconf(_SC_CLK_TCK);
 	ss->ns_per_tick = hz > 0 ? 1000000000 / hz : 10000000;
 	ss->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
-	for (v = 1; v <= VTRACE_VMSTAT_MAX; v++) {
-		if (!wanted(cfg->vmstat, v) ||
-		    vt_vmstat_key(v, key, sizeof(key)))
-			continue;
-		ss->vmstat_key[v] = strdup(key);
-		if (!ss->vmstat_key[v]) {
-			vt_sys_stats_free(ss);
-			return -ENOMEM;
-		}
-	}
+	for (v = 1; v <= VTRACE_MEMINFO_MAX; v++)
+		if (cfg->meminfo & 1ull << v)
+			ss->meminfo_key[v] = vt_meminfo_key(v);
+	for (v = 1; v <= VTRACE_VMSTAT_MAX; v++)
+		if (wanted(cfg->vmstat, v) &&
+		    !vt_vmstat_key(v, ss->vmstat_keys + v * VMSTAT_KEY_MAX,
+				   VMSTAT_KEY_MAX))
+			ss->vmstat_key[v] =
+				ss->vmstat_keys + v * VMSTAT_KEY_MAX;
 	for (k = 0; k < VTRACE_SYS_NR; k++)
 		if (cfg->period_ms[k] && !open_kind(ss, k))
 			ss->missing |= 1u << k;
@@ -534,8 +546,6 @@ void vt_sys_stats_free(struct vt_sys_stats *ss)
 	for (i = 0; i < NR_PSI; i++)
 		if (ss->psi_fd[i] >= 0)
 			close(ss->psi_fd[i]);
-	for (i = 0; i <= VTRACE_VMSTAT_MAX; i++)
-		free(ss->vmstat_key[i]);
 	free(ss->text);
 	free(ss);
 }
