@@ -269,8 +269,9 @@ else
 		echo "$name: $(($1 / 1000))" >> "$work/thermal.expect"
 		shift
 	done
-	vt_run record -e sched/sched_switch --poll thermal:10ms --process-tree \
-		-t 500ms -o "$work/thermal.pftrace"
+	# An event that seldom fires: the file goes back on the console.
+	vt_run record -e sched/sched_process_exec --poll thermal:10ms \
+		--process-tree -t 500ms -o "$work/thermal.pftrace"
 	expect [ "$rc" = 0 ]
 	echo "$running" > $sim/running
 	echo "init: $(tr '\0' '\n' < /proc/1/cmdline | head -n 1)" >> "$work/thermal.expect"
