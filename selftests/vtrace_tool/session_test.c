@@ -490,12 +490,13 @@ TEST_F(reg, stop_signals_the_real_recorder_and_waits)
 
 TEST_F(reg, many_sessions_started_at_once_on_one_buffer_one_wins)
 {
-	int go[2], results[2], i, won = 0, busy = 0, ret;
+	int go[2], results[2], done[2], i, won = 0, busy = 0, ret;
 	pid_t pids[RACERS];
 	char byte;
 
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(results));
+	ASSERT_EQ(0, pipe(done));
 	for (i = 0; i < RACERS; i++) {
 		pids[i] = fork();
 		if (!pids[i]) {
@@ -504,12 +505,18 @@ TEST_F(reg, many_sessions_started_at_once_on_one_buffer_one_wins)
 
 			snprintf(name, sizeof(name), "racer-%d", i);
 			close(go[1]);
+			close(done[1]);
 			if (read(go[0], &byte, 1) != 0)
 				_exit(1);
 			ret = start(name, "shared", 0, 0, &s, NULL, 0);
 			if (write(results[1], &ret, sizeof(ret)) < 0)
 				_exit(1);
-			sleep(1); /* the winner stays until all have tried */
+			/*
+			 * The winner stays until all have tried, however slow
+			 * the machine: until the parent closes done.
+			 */
+			if (read(done[0], &byte, 1) != 0)
+				_exit(1);
 			vtrace_session_end(s);
 			_exit(0);
 		}
@@ -517,6 +524,7 @@ TEST_F(reg, many_sessions_started_at_once_on_one_buffer_one_wins)
 	close(go[0]);
 	close(go[1]); /* all start at once */
 	close(results[1]);
+	close(done[0]);
 	for (i = 0; i < RACERS; i++) {
 		ASSERT_EQ(sizeof(ret), read(results[0], &ret, sizeof(ret)));
 		if (!ret)
@@ -524,6 +532,7 @@ TEST_F(reg, many_sessions_started_at_once_on_one_buffer_one_wins)
 		else if (ret == -EBUSY)
 			busy++;
 	}
+	close(done[1]);
 	for (i = 0; i < RACERS; i++)
 		waitpid(pids[i], NULL, 0);
 	EXPECT_EQ(1, won);
