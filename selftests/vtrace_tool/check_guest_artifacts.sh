@@ -483,6 +483,24 @@ else
 	done < "$art/probes-thermal.expect"
 	init=$(value probes-thermal init)
 	expect grep -q "^      cmdline: \"$init\"$" "$work/thermal.txt"
+	# Perfetto's importer: a thermal_temperature_sys counter track per
+	# zone, named by its type, a value per poll, and no error.
+	if tp_find; then
+		tp_query "$work/thermal.pftrace" "select t.name, count(c.id),
+			cast(min(c.value) as int), cast(max(c.value) as int)
+			from counter_track t join counter c on c.track_id = t.id
+			where t.type = 'thermal_temperature_sys'
+			group by t.id order by t.name;" | tr -d '"' > "$work/tracks"
+		grep -v '^init:' "$art/probes-thermal.expect" |
+			awk -v p="$polls" '{ sub(":", "", $1); print $1 "," p "," $2 "," $2 }' |
+			sort > "$work/want-tracks"
+		expect cmp -s "$work/want-tracks" "$work/tracks"
+		tp_bad_stats "$work/thermal.pftrace" > "$work/thermal.stats"
+		expect [ ! -s "$work/thermal.stats" ]
+		expect [ "$(tp_query "$work/thermal.pftrace" "select count(*) from process where pid = 1 and (cmdline = '$init' or cmdline like '$init %');")" = 1 ]
+	else
+		ktap_print_msg "Perfetto's importer not checked: $tp_why"
+	fi
 	result "guest_thermal_zones_polled ($polls polls: $(sort -u "$work/zones" | tr '\n' ' '))"
 fi
 
