@@ -246,7 +246,8 @@ fi
 # 11: with vtrace.ko's thermal zones (the guests), the polled
 # temperatures are the simulator's, held still: each zone's sysfs temp
 # equals sim/state's, and the file (read back on the host by
-# check_guest_artifacts.sh) has it at every poll, in degrees Celsius.
+# check_guest_artifacts.sh) has it at every poll, in degrees Celsius,
+# with the process tree and vendor events emitted meanwhile.
 sim=/sys/kernel/debug/vtrace/sim
 zone_of()
 {
@@ -269,10 +270,22 @@ else
 		echo "$name: $(($1 / 1000))" >> "$work/thermal.expect"
 		shift
 	done
-	# An event that seldom fires: the file goes back on the console.
-	vt_run record -e sched/sched_process_exec --poll thermal:10ms \
-		--process-tree -t 500ms -o "$work/thermal.pftrace"
+	# The vendor event beside the counters: four GPU power states
+	# emitted while it records (few events: the file goes back on the
+	# console).
+	idir=$TRACEFS/instances/vt_probes_$$
+	"$VTRACE" record --instance vt_probes_$$ -e mali/gpu_power_state \
+		--poll thermal:10ms --process-tree -t 1s \
+		-o "$work/thermal.pftrace" 2> "$VT_TMP/err" &
+	recorder=$!
+	expect vt_wait_recording "$idir"
+	for st in "OFF GLOBAL" "GLOBAL COREGROUP" "COREGROUP STACKS" "STACKS OFF"; do
+		echo "gpu_power_state $st" > /sys/kernel/debug/vtrace/emit
+	done
+	wait $recorder
+	rc=$?
 	expect [ "$rc" = 0 ]
+	expect [ ! -d "$idir" ]
 	echo "$running" > $sim/running
 	echo "init: $(tr '\0' '\n' < /proc/1/cmdline | head -n 1)" >> "$work/thermal.expect"
 	if [ -n "$VTRACE_OUT" ]; then
