@@ -77,77 +77,82 @@ fi
 mkdir -p "$top/.cache/rig"
 echo "== host: $(uname -r)"
 part_start=$SECONDS
-"$rig/run-host.sh" | tee "$top/.cache/rig/host.summary"
+"$rig/run-host.sh" tracefs | tee "$top/.cache/rig/host.summary"
 tally "$top/.cache/rig/host.summary" host
 part_end host
 
-# run_guest TARGET - run-guest.sh; the 6.12 amd64 guest tests the vtrace.ko
-# DKMS built from the Debian package in the host run (check-packages.sh).
-run_guest() {
+# run_job JOB - one guest, or the host's static checks (host-static); the
+# 6.12 amd64 guest tests the vtrace.ko DKMS built from the Debian package in
+# the host run (check-packages.sh).
+run_job() {
 	local ko="$top/.cache/rig/dkms/$1/vtrace.ko"
-	if [ -f "$ko" ]; then
+	if [ "$1" = host-static ]; then
+		"$rig/run-host.sh" static
+	elif [ -f "$ko" ]; then
 		VTRACE_GUEST_MODULE=$ko "$rig/run-guest.sh" "$1"
 	else
 		"$rig/run-guest.sh" "$1"
 	fi
 }
 
-# side_by_side TARGET... - run the guests at once, print each console
-# summary when all have ended (one alone is printed live).
-side_by_side() {
-	local t
-	part_start=$SECONDS
-	if [ "$#" = 1 ]; then
-		echo "== guest: $1"
-		run_guest "$1" | tee "$top/.cache/rig/$1.summary"
-		tally "$top/.cache/rig/$1.summary" "$1"
-		part_end "guest: $1"
-		return
-	fi
-	echo "== guests side by side: $*"
-	for t in "$@"; do
-		run_guest "$t" >"$top/.cache/rig/$t.summary" &
-	done
-	wait
-	for t in "$@"; do
-		echo "== guest: $t"
-		cat "$top/.cache/rig/$t.summary"
-		tally "$top/.cache/rig/$t.summary" "$t"
-	done
-	part_end "guests side by side: $*"
-}
-
-# An x86_64 guest runs its vCPUs on one QEMU thread (run-guest.sh), so as
-# many of them as there are CPUs run side by side.  A guest of several
-# threads (arm64) keeps about one CPU busy: it runs with one CPU fewer of
-# x86_64 guests beside it, and never beside another arm64 guest (their
-# vCPUs would wait their turn, which its timing tests do not take).  The
-# x86_64 guests left over from those run first, a CPU each.
-single=()
-multi=()
+# The guests and the host's static checks share the CPUs: as many jobs run
+# at once as there are CPUs, the longest first, each next one as soon as
+# one ends.  An x86_64 guest runs its vCPUs on one QEMU thread (run-guest.sh)
+# and keeps one CPU busy.  A guest of several threads (arm64, TCG) keeps
+# about one CPU busy too, but its vCPUs must not wait their turn, which its
+# timing tests do not take: it never runs beside another arm64 guest or the
+# static checks (checkpatch runs on every CPU).  Each job's summary is
+# printed when it ends.
+queue=()
 for t in "${targets[@]}"; do
-	case $t in
-	*-amd64) single+=("$t") ;;
-	*) multi+=("$t") ;;
-	esac
+	[[ $t == *-amd64 ]] || queue+=("$t")
 done
+for t in "${targets[@]}"; do
+	[[ $t == *-amd64 ]] && queue+=("$t")
+done
+queue+=(host-static)
+wide() { [[ $1 != *-amd64 ]]; }
 ncpus=$(nproc)
-beside=$((${#multi[@]} * (ncpus - 1)))
-[ "$beside" -le "${#single[@]}" ] || beside=${#single[@]}
-first=("${single[@]:0:${#single[@]}-beside}")
-single=("${single[@]:${#single[@]}-beside}")
-while [ "${#first[@]}" -gt 0 ]; do
-	side_by_side "${first[@]:0:ncpus}"
-	first=("${first[@]:ncpus}")
+declare -A job_of=() job_start=()
+wide_running=
+phase_start=$SECONDS
+while [ "${#queue[@]}" -gt 0 ] || [ "${#job_of[@]}" -gt 0 ]; do
+	while [ "${#job_of[@]}" -lt "$ncpus" ]; do
+		pick=-1
+		for i in "${!queue[@]}"; do
+			t=${queue[i]}
+			if wide "$t" && [ -n "$wide_running" ]; then
+				continue
+			fi
+			pick=$i
+			break
+		done
+		[ "$pick" -ge 0 ] || break
+		t=${queue[pick]}
+		queue=("${queue[@]:0:pick}" "${queue[@]:pick+1}")
+		wide "$t" && wide_running=$t
+		echo "== started: $t"
+		run_job "$t" >"$top/.cache/rig/$t.summary" &
+		job_of[$!]=$t
+		job_start[$t]=$SECONDS
+	done
+	done_pid=
+	wait -n -p done_pid
+	[ -n "$done_pid" ] || break
+	t=${job_of[$done_pid]}
+	unset "job_of[$done_pid]"
+	[ "$t" = "$wide_running" ] && wide_running=
+	echo "== ${t/#host-static/host (static checks)}"
+	cat "$top/.cache/rig/$t.summary"
+	tally "$top/.cache/rig/$t.summary" "$t"
+	times+=("$t: $((SECONDS - job_start[$t])) s")
+	echo "== $t: $((SECONDS - job_start[$t])) s"
 done
-for t in "${multi[@]}"; do
-	side_by_side "$t" "${single[@]:0:ncpus-1}"
-	single=("${single[@]:ncpus-1}")
-done
+times+=("guests and static checks: $((SECONDS - phase_start)) s")
 
 # Where the time went: the ten longest tests of every run.
 echo "== slowest tests"
-for t in host "${targets[@]}"; do cat "$top/.cache/rig/$t.summary"; done |
+for t in host host-static "${targets[@]}"; do cat "$top/.cache/rig/$t.summary"; done |
 	sed -n 's/^\(not \)\{0,1\}ok \([^ ]* [^ ]*\):.* \[\([0-9]*\) s\]$/\3 \2/p' |
 	sort -rn | head -n 10
 echo "== times (each guest's own build and boot times are in its log)"

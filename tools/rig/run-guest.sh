@@ -7,7 +7,8 @@
 # check the console.  TARGET: one of fetch-kernel.sh's (6.12-amd64, 6.12-arm64,
 # 6.1-amd64, 5.10-amd64, 5.10-arm64, 7.3-amd64, 7.3-arm64).
 # VTRACE_SELFTESTS="vtrace ..." limits the selftests/ directories built and
-# run (default: all of them).  VTRACE_GUEST_MODULE=KO tests that vtrace.ko
+# run (default: all of them); an entry DIR:PROG runs only that program of
+# DIR (check_guest_artifacts.sh included).  VTRACE_GUEST_MODULE=KO tests that vtrace.ko
 # (the one DKMS built, check-packages.sh) instead of building the default
 # one; the console check then asserts that the guest loaded it.
 #
@@ -124,6 +125,11 @@ arch_skip=
 [ "$ARCH" = arm64 ] &&
 	arch_skip="vtrace_tool:sessions_test.sh vtrace_tool:recovery_test.sh"
 
+# only_some DIR - VTRACE_SELFTESTS names programs of DIR, not all of it;
+# listed ENTRY - it names DIR:PROG.
+only_some() { tr " " "\n" <<<"${VTRACE_SELFTESTS:-}" | grep -q -- "^$1:"; }
+listed() { tr " " "\n" <<<"${VTRACE_SELFTESTS:-}" | grep -qxF -- "$1"; }
+
 : > "$stage/vtrace/tests.list"
 for mk in "$work"/src/selftests/*/Makefile; do
 	dir=$(dirname "$mk")
@@ -143,7 +149,9 @@ for mk in "$work"/src/selftests/*/Makefile; do
 	fi
 	make -s -C "$dir" emit_tests | while read -r entry; do
 		entry=$name:${entry#*:}
-		if tr " " "\n" <<<"$arch_skip" | grep -qxF -- "$entry"; then
+		if only_some "$name" && ! listed "$entry"; then
+			continue
+		elif tr " " "\n" <<<"$arch_skip" | grep -qxF -- "$entry"; then
 			echo "$entry skip"
 		else
 			echo "$entry $timeout_s"
@@ -310,6 +318,9 @@ for check in "$top"/selftests/*/check_guest_artifacts.sh; do
 		continue
 	fi
 	name="$dir:$(basename "$check")"
+	if only_some "$dir" && ! listed "$name"; then
+		continue
+	fi
 	{
 		echo "### vtrace-test BEGIN $name"
 		start=$SECONDS

@@ -1,12 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-host.sh - run every selftests/ directory on this machine's own kernel
-# and tracefs (tests that need vtrace.ko skip here: the host kernel cannot
-# load modules), plus the host-only checks: the helper's unit tests under
-# ASan/UBSan, a bounded libFuzzer run and the Debian packages
-# (check-packages.sh).  The output is framed exactly like a
-# guest console, so console-check.sh judges both the same way.
+# run-host.sh [tracefs | static] - the host's part of the suite, in two
+# parts that can run apart:
+#   tracefs  every selftests/ directory on this machine's own kernel and
+#            tracefs (tests that need vtrace.ko skip here: the host kernel
+#            cannot load modules), the helper's unit tests under ASan/UBSan
+#            and the Debian packages (check-packages.sh);
+#   static   what reads no tracefs and times nothing: lint.sh and a bounded
+#            libFuzzer run, so check.sh runs it beside a guest.
+# With no argument, both.  Each part's output is framed exactly like a guest
+# console, so console-check.sh judges both the same way.
 
 set -uo pipefail
 
@@ -16,16 +20,22 @@ unset MAKELEVEL MAKEFLAGS MFLAGS
 
 rig=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$rig/../.." && pwd)
-work="$top/.cache/rig/host"
+
+part=${1:-}
+case "$part" in
+"")
+	rc=0
+	"$0" tracefs || rc=1
+	"$0" static || rc=1
+	exit $rc
+	;;
+tracefs) label=host ;;
+static) label=host-static ;;
+*) echo "usage: run-host.sh [tracefs | static]" >&2; exit 2 ;;
+esac
+work="$top/.cache/rig/$label"
 log="$work/console.log"
 mkdir -p "$work"
-# What check-packages.sh leaves for the 6.12 guest is this run's or none.
-rm -rf "$top/.cache/rig/dkms"
-
-tracefs=/sys/kernel/tracing
-if [ ! -e "$tracefs/trace" ]; then
-	mount -t tracefs nodev "$tracefs" || echo "run-host: cannot mount tracefs" >&2
-fi
 
 # frame NAME CMD... - run one KTAP-printing command as a test.
 frame() {
@@ -38,9 +48,24 @@ frame() {
 	echo "### vtrace-test END $name rc=$rc s=$((SECONDS - start))"
 }
 
-{
-	echo "### vtrace-guest $(uname -r) $(uname -m) cpus=$(nproc) mode=host"
+# The report fuzzer runs a fixed number of inputs from a fixed seed here, so
+# that a result is reproducible (see fuzz_report.sh).
+run_static() {
+	echo "### vtrace-guest $(uname -r) $(uname -m) cpus=$(nproc) mode=host-static"
 	frame rig:lint "$rig/lint.sh"
+	frame vtrace_tool:fuzz env FUZZ_RUNS=8000 \
+		make -s -C "$top/selftests/vtrace_tool" fuzz
+	echo "### vtrace-done"
+}
+
+run_tracefs() {
+	# What check-packages.sh leaves for the 6.12 guest is this run's or none.
+	rm -rf "$top/.cache/rig/dkms"
+	if [ ! -e /sys/kernel/tracing/trace ]; then
+		mount -t tracefs nodev /sys/kernel/tracing ||
+			echo "run-host: cannot mount tracefs" >&2
+	fi
+	echo "### vtrace-guest $(uname -r) $(uname -m) cpus=$(nproc) mode=host"
 	make -s -C "$top/tools/vtrace" >"$work/build.log" 2>&1 ||
 		echo "### vtrace-error building tools/vtrace failed (see $work/build.log)"
 	for mk in "$top"/selftests/*/Makefile; do
@@ -57,18 +82,12 @@ frame() {
 			frame "$name:$prog" sh -c "cd '$dir' && timeout $timeout_s ./$prog"
 		done
 	done
-	# Host-only checks of the helper (targets of selftests/vtrace_tool).
-	# The report fuzzer runs a fixed number of inputs from a fixed seed
-	# here, so that a result is reproducible (see fuzz_report.sh).
-	for check in sanitize fuzz; do
-		if make -s -C "$top/selftests/vtrace_tool" -n "$check" >/dev/null 2>&1; then
-			frame "vtrace_tool:$check" env FUZZ_RUNS=8000 \
-				make -s -C "$top/selftests/vtrace_tool" "$check"
-		fi
-	done
+	# The helper's unit tests under ASan/UBSan.
+	frame vtrace_tool:sanitize make -s -C "$top/selftests/vtrace_tool" sanitize
 	# Last: it installs and purges packages on this machine.
 	frame rig:packages "$rig/check-packages.sh"
 	echo "### vtrace-done"
-} | tee "$log" >/dev/null
+}
 
-"$rig/console-check.sh" host "$log"
+"run_$part" | tee "$log" >/dev/null
+"$rig/console-check.sh" "$label" "$log"
