@@ -40,7 +40,7 @@ if ! command -v trace-cmd > /dev/null || [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "needs trace-cmd and $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan $(($(wc -w <<< "$paths") + 12))
+ktap_set_plan $(($(wc -w <<< "$paths") + 13))
 
 ok=1
 expect() {
@@ -457,9 +457,10 @@ else
 fi
 result "guest_function_graph_kernel_slices"
 
-# probes_test.sh: the thermal zones polled while the simulator held still,
-# every poll at the simulator's temperature ("TYPE: CELSIUS" lines), the
-# guest's init in the process tree, and the four GPU power states emitted
+# probes_test.sh: a config of every data source; the thermal zones polled
+# while the simulator held still, every poll at the simulator's temperature
+# ("TYPE: CELSIUS" lines), the guest's init in the process tree, the system
+# info, memory and process counters, and the four GPU power states emitted
 # meanwhile.
 if ! pf_schema; then
 	ktap_test_skip "guest_thermal_zones_polled ($pf_schema_why)"
@@ -474,9 +475,16 @@ else
 	     z && /^      temp: / { c = $2 }
 	     z && /^      type: / { t = $2; gsub(/"/, "", t) }
 	     z && /^    \}/ { print t, c; z = 0 }' "$work/thermal.txt" > "$work/zones"
-	polls=$(grep -c '^  sys_stats {' "$work/thermal.txt")
+	# The polls of the thermal zones (meminfo's come at other ones).
+	polls=$(awk '/^  sys_stats \{/ { s = 1; z = 0 }
+		s && /^    thermal_zone \{/ && !z { n++; z = 1 }
+		/^  \}/ { s = 0 }
+		END { print n + 0 }' "$work/thermal.txt")
 	# A guest under TCG skips polls it had no CPU for: some, not all.
 	expect [ "$polls" -ge 10 ]
+	expect [ "$(grep -c '^  system_info {' "$work/thermal.txt")" = 1 ]
+	expect [ "$(grep -c '^      key: MEMINFO_MEM_FREE$' "$work/thermal.txt")" -ge 1 ]
+	expect [ "$(grep -c '^  process_stats {' "$work/thermal.txt")" -ge 1 ]
 	expect [ "$(grep -c '^      mali_gpu_power_state {' "$work/thermal.txt")" = 4 ]
 	while read -r name celsius; do
 		name=${name%:}
@@ -509,6 +517,54 @@ else
 		ktap_print_msg "Perfetto's importer not checked: $tp_why"
 	fi
 	result "guest_thermal_zones_polled ($polls polls: $(sort -u "$work/zones" | tr '\n' ' '))"
+fi
+
+# vtrace view on the guest's function_graph recording, opened in headless
+# chromium (view_test.sh checks the page itself): every slice is a span,
+# the two threads of slices_markers are rows, the profile counts one
+# ksys_write and one vfs_write per write(2) (18 + 5). The screenshot is
+# kept in VIEW_ARTIFACTS (default .cache/artifacts/view/).
+view_name="guest_recording_in_browser"
+chromium=$(command -v chromium || command -v chromium-browser)
+if [ ! -f "$art/fgraph.dat.gz" ] || [ ! -f "$art/fgraph.expect" ]; then
+	ktap_test_skip "$view_name (the guest left no fgraph.dat.gz / fgraph.expect)"
+elif [ -z "$chromium" ]; then
+	ktap_test_skip "$view_name (no chromium: tools/rig/setup.sh installs it)"
+else
+	shots=${VIEW_ARTIFACTS:-$top/.cache/artifacts/view}
+	mkdir -p "$shots"
+	pid=$(value fgraph pid)
+	worker=$(value fgraph worker)
+	gunzip -c "$art/fgraph.dat.gz" > "$work/view.dat"
+	expect "$VTRACE" view "$work/view.dat" -o "$work/view.html"
+	"$VTRACE" slices --json "$work/view.dat" > "$work/view.json" 2> /dev/null
+	browser() {
+		timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
+			--no-first-run --user-data-dir="$work/chromium" \
+			--window-size=1200,900 --virtual-time-budget=20000 \
+			--host-resolver-rules='MAP * ~NOTFOUND' \
+			--proxy-server=127.0.0.1:9 "$@" 2> /dev/null
+	}
+	browser --dump-dom "file://$work/view.html" > "$work/view.dom"
+	expect python3 - "$work/view.dom" "$work/view.json" "$pid" "$worker" << 'PYEOF'
+import html, json, re, sys
+m = re.search(r'<pre id="vtrace-state"[^>]*>(.*?)</pre>', open(sys.argv[1]).read(), re.S)
+d = json.loads(html.unescape(m.group(1))) if m else {}
+s = json.load(open(sys.argv[2]))
+pid, worker = sys.argv[3], sys.argv[4]
+threads = [r["label"].split()[-1] for r in d.get("rows", []) if r["kind"] == "thread"]
+calls = {r["name"]: r["calls"] for r in d.get("profile", {}).get("rows", [])}
+print("# view: %s spans, thread rows %s, ksys_write %s, vfs_write %s" %
+      (d.get("spans"), threads, calls.get("ksys_write"), calls.get("vfs_write")))
+ok = d.get("ready") and d["spans"] == len(s["slices"])
+ok = ok and pid in threads and worker in threads
+ok = ok and calls.get("ksys_write") == 23 and calls.get("vfs_write") == 23
+sys.exit(0 if ok else 1)
+PYEOF
+	browser --screenshot="$shots/guest-$target-timeline.png" \
+		"file://$work/view.html#sel=ksys_write" > /dev/null
+	expect [ -s "$shots/guest-$target-timeline.png" ]
+	result "$view_name"
 fi
 
 ktap_finished

@@ -60,6 +60,26 @@ if command -v protoc > /dev/null && [ -f "$proto_dir/perfetto_trace.proto" ]; th
 	have_protoc=1
 fi
 
+# missing_kinds - of devfreq and cpufreq, those this kernel lacks ("a,b")
+missing_kinds()
+{
+	m=
+	[ -r /sys/class/devfreq ] || m=devfreq
+	[ -r /sys/devices/system/cpu/cpu0/cpufreq ] || m=${m:+$m,}cpufreq
+	echo "$m"
+}
+
+# expect_missing_said JSON ERR KINDS - --json's "probes" lists KINDS, and
+# stderr says each once.
+expect_missing_said()
+{
+	expect [ "$(sed -n 's/.*"probes":{"missing":\[\([^]]*\)\].*/\1/p' "$1")" = \
+		"$(printf '%s' "$3" | sed 's/[a-z]*/"&"/g')" ]
+	for kind in $(echo "$3" | tr , ' '); do
+		expect [ "$(grep -c "linux.sys_stats: this kernel has no $kind counters: not polled" "$2")" = 1 ]
+	done
+}
+
 # decode FILE - the trace as protoc's text, into FILE.txt
 decode()
 {
@@ -208,26 +228,32 @@ if [ $have_protoc = 1 ]; then
 	expect [ "$(grep -c '^      key: MEMINFO_MEM_FREE$' "$txt")" = "$polls" ]
 	expect grep -q '^      name: "kthreadd"$' "$txt"
 fi
-result "command_line_sources_record"
+# The counters this kernel lacks: said once, listed in --json, no error.
+missing=$(missing_kinds)
+"$VTRACE" record -e sched/sched_switch --poll devfreq,cpufreq,thermal:100ms \
+	-t 300ms --json -o "$work/lacks.pftrace" > "$VT_TMP/json" 2> "$VT_TMP/err"
+expect [ $? = 0 ]
+expect_missing_said "$VT_TMP/json" "$VT_TMP/err" "$missing"
+result "command_line_sources_record (missing: ${missing:-none})"
 
 # 10: a process started during the recording is added to the tree with
 # its cmdline, from its own events (on demand: read from /proc when its
 # events are, so it lives on past the recording's end).
-cp "$(command -v sleep)" "$work/vt_on_demand"
-(
-	sleep 0.5
-	"$work/vt_on_demand" 1.5 &
-	echo $! > "$work/od.pid"
-	wait
-) &
-vt_run record -e sched/sched_switch --process-tree -t 1500ms \
-	-o "$work/od.pftrace"
-wait
-child=$(cat "$work/od.pid")
-expect [ "$rc" = 0 ]
 if [ $have_protoc = 0 ]; then
 	ktap_test_skip "process_added_on_demand (protoc or $proto_dir absent)"
 else
+	cp "$(command -v sleep)" "$work/vt_on_demand"
+	(
+		sleep 0.5
+		"$work/vt_on_demand" 1.5 &
+		echo $! > "$work/od.pid"
+		wait
+	) &
+	vt_run record -e sched/sched_switch --process-tree -t 1500ms \
+		-o "$work/od.pftrace"
+	wait
+	child=$(cat "$work/od.pid")
+	expect [ "$rc" = 0 ]
 	decode "$work/od.pftrace"
 	# Its Process in a tree of process_stats' sequence after the first:
 	# pid and cmdline (the writer's own tree at the end has comms only).
@@ -243,11 +269,14 @@ else
 	result "process_added_on_demand"
 fi
 
-# 11: with vtrace.ko's thermal zones (the guests), the polled
-# temperatures are the simulator's, held still: each zone's sysfs temp
-# equals sim/state's, and the file (read back on the host by
-# check_guest_artifacts.sh) has it at every poll, in degrees Celsius,
-# with the process tree and vendor events emitted meanwhile.
+# 11: with vtrace.ko's thermal zones (the guests), a config of every data
+# source: the polled temperatures are the simulator's, held still: each
+# zone's sysfs temp equals sim/state's, and the file (read back on the
+# host by check_guest_artifacts.sh) has it at every poll, in degrees
+# Celsius, with the process tree, the system info and the vendor events
+# emitted meanwhile. The counters this kernel lacks (devfreq where it has
+# no devfreq class, cpufreq where no cpufreq) are said once and listed in
+# --json's "probes".
 sim=/sys/kernel/debug/vtrace/sim
 zone_of()
 {
@@ -273,10 +302,33 @@ else
 	# The vendor event beside the counters: four GPU power states
 	# emitted while it records (few events: the file goes back on the
 	# console).
+	cat > "$work/all.pbtx" <<-'EOF'
+	duration_ms: 1000
+	buffers: { size_kb: 2048 fill_policy: DISCARD }
+	buffers: { size_kb: 1024 fill_policy: DISCARD }
+	data_sources: { config { name: "linux.ftrace"
+	    ftrace_config { ftrace_events: "mali/gpu_power_state" } } }
+	data_sources: { config { name: "linux.process_stats" target_buffer: 1
+	    process_stats_config {
+	        scan_all_processes_on_start: true
+	        record_thread_names: true
+	        proc_stats_poll_ms: 500
+	    } } }
+	data_sources: { config { name: "linux.sys_stats" target_buffer: 1
+	    sys_stats_config {
+	        thermal_period_ms: 10
+	        devfreq_period_ms: 100
+	        cpufreq_period_ms: 100
+	        meminfo_period_ms: 500
+	        meminfo_counters: MEMINFO_MEM_FREE
+	    } } }
+	data_sources: { config { name: "linux.system_info" target_buffer: 1 } }
+	EOF
+	missing=$(missing_kinds)
 	idir=$TRACEFS/instances/vt_probes_$$
-	"$VTRACE" record --instance vt_probes_$$ -e mali/gpu_power_state \
-		--poll thermal:10ms --process-tree -t 1s \
-		-o "$work/thermal.pftrace" 2> "$VT_TMP/err" &
+	"$VTRACE" record --instance vt_probes_$$ --config "$work/all.pbtx" \
+		--json -o "$work/thermal.pftrace" > "$VT_TMP/json" \
+		2> "$VT_TMP/err" &
 	recorder=$!
 	expect vt_wait_recording "$idir"
 	for st in "OFF GLOBAL" "GLOBAL COREGROUP" "COREGROUP STACKS" "STACKS OFF"; do
@@ -286,13 +338,14 @@ else
 	rc=$?
 	expect [ "$rc" = 0 ]
 	expect [ ! -d "$idir" ]
+	expect_missing_said "$VT_TMP/json" "$VT_TMP/err" "$missing"
 	echo "$running" > $sim/running
 	echo "init: $(tr '\0' '\n' < /proc/1/cmdline | head -n 1)" >> "$work/thermal.expect"
 	if [ -n "$VTRACE_OUT" ]; then
 		gzip -c "$work/thermal.pftrace" > "$VTRACE_OUT/probes-thermal.pftrace.gz"
 		cp "$work/thermal.expect" "$VTRACE_OUT/probes-thermal.expect"
 	fi
-	result "thermal_zones_polled_as_the_simulator ($(tr '\n' ' ' < "$work/thermal.expect"))"
+	result "thermal_zones_polled_as_the_simulator (missing: ${missing:-none}; $(tr '\n' ' ' < "$work/thermal.expect"))"
 fi
 
 ktap_finished

@@ -70,6 +70,31 @@ static void json_not_set(struct vtrace_json *j, const struct record *r)
 	vtrace_json_array_end(j);
 }
 
+/*
+ * "probes" of --json: the counters not polled as this kernel lacks them,
+ * and the packets that did not fit their buffer. A Perfetto file has no
+ * field for either (traced_probes only logs the first).
+ */
+static void json_probes(struct vtrace_json *j, const struct record *r)
+{
+	const struct vtrace_probes *probes = vtrace_recorder_probes(r->rec);
+	uint32_t missing;
+	int k;
+
+	if (!probes)
+		return;
+	missing = vtrace_probes_missing(probes);
+	vtrace_json_object_begin(j, "probes");
+	vtrace_json_array_begin(j, "missing");
+	for (k = 0; k < VTRACE_SYS_NR; k++)
+		if (missing & 1u << k)
+			vtrace_json_string(j, NULL,
+					   vtrace_sys_stats_kind_name(k));
+	vtrace_json_array_end(j);
+	vtrace_json_uint(j, "dropped", vtrace_probes_dropped(probes));
+	vtrace_json_object_end(j);
+}
+
 /* -v: what the readers did about their wake-ups. */
 static void print_wakeups(const struct record *r,
 			  const struct vtrace_recorder_wakeups *w)
@@ -296,6 +321,7 @@ void record_print_summary(const struct record *r)
 		vtrace_json_object_end(&j);
 	}
 	json_not_set(&j, r);
+	json_probes(&j, r);
 	vtrace_json_object_begin(&j, "wakeups");
 	vtrace_json_uint(&j, "lowered", w.lowered);
 	vtrace_json_uint(&j, "lowered_lost", w.lowered_lost);
