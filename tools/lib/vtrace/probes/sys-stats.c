@@ -280,8 +280,11 @@ static void put_thermal_zone(const char *dir, const char *name,
 	vt_pb_end(pb);
 }
 
-/* Each device of a sysfs class: devfreq's, or the thermal zones. */
-static void poll_class(const char *dir, struct vt_pb *pb)
+/* Each device of a sysfs class (devfreq's, the thermal zones) by @put. */
+static void poll_class(const char *dir,
+		       void (*put)(const char *dir, const char *name,
+				   struct vt_pb *pb),
+		       struct vt_pb *pb)
 {
 	struct dirent *de;
 	DIR *d = opendir(dir);
@@ -291,10 +294,7 @@ static void poll_class(const char *dir, struct vt_pb *pb)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (!strcmp(dir, THERMAL_CLASS))
-			put_thermal_zone(dir, de->d_name, pb);
-		else
-			put_devfreq(dir, de->d_name, pb);
+		put(dir, de->d_name, pb);
 	}
 	closedir(d);
 }
@@ -412,6 +412,42 @@ static void poll_psi(struct vt_sys_stats *ss, struct vt_pb *pb)
 	}
 }
 
+static void poll_meminfo(struct vt_sys_stats *ss, struct vt_pb *pb)
+{
+	poll_keyed(ss, VTRACE_SYS_MEMINFO, ':', ss->meminfo_key,
+		   VTRACE_MEMINFO_MAX, PF_SYS_MEMINFO, pb);
+}
+
+static void poll_vmstat(struct vt_sys_stats *ss, struct vt_pb *pb)
+{
+	poll_keyed(ss, VTRACE_SYS_VMSTAT, ' ', ss->vmstat_key,
+		   VTRACE_VMSTAT_MAX, PF_SYS_VMSTAT, pb);
+}
+
+static void poll_devfreq(struct vt_sys_stats *ss, struct vt_pb *pb)
+{
+	poll_class(DEVFREQ_CLASS, put_devfreq, pb);
+}
+
+static void poll_thermal(struct vt_sys_stats *ss, struct vt_pb *pb)
+{
+	poll_class(THERMAL_CLASS, put_thermal_zone, pb);
+}
+
+/* Each kind's reader, in the order of SysStats' fields. */
+static void (*const pollers[VTRACE_SYS_NR])(struct vt_sys_stats *ss,
+					    struct vt_pb *pb) = {
+	[VTRACE_SYS_MEMINFO] = poll_meminfo,
+	[VTRACE_SYS_VMSTAT] = poll_vmstat,
+	[VTRACE_SYS_STAT] = poll_stat,
+	[VTRACE_SYS_DEVFREQ] = poll_devfreq,
+	[VTRACE_SYS_CPUFREQ] = poll_cpufreq,
+	[VTRACE_SYS_BUDDYINFO] = poll_buddyinfo,
+	[VTRACE_SYS_DISKSTAT] = poll_diskstat,
+	[VTRACE_SYS_PSI] = poll_psi,
+	[VTRACE_SYS_THERMAL] = poll_thermal,
+};
+
 /**
  * vt_sys_stats_poll - encode one SysStats packet
  * @ss: the reader
@@ -421,29 +457,14 @@ static void poll_psi(struct vt_sys_stats *ss, struct vt_pb *pb)
 void vt_sys_stats_poll(struct vt_sys_stats *ss, uint32_t kinds,
 		       struct vt_pb *pb)
 {
+	int k;
+
 	kinds &= ~ss->missing;
 	vt_packet_begin(pb, VT_SEQ_SYS_STATS);
 	vt_pb_begin(pb, PF_PACKET_SYS_STATS);
-	if (kinds & 1u << VTRACE_SYS_MEMINFO)
-		poll_keyed(ss, VTRACE_SYS_MEMINFO, ':', ss->meminfo_key,
-			   VTRACE_MEMINFO_MAX, PF_SYS_MEMINFO, pb);
-	if (kinds & 1u << VTRACE_SYS_VMSTAT)
-		poll_keyed(ss, VTRACE_SYS_VMSTAT, ' ', ss->vmstat_key,
-			   VTRACE_VMSTAT_MAX, PF_SYS_VMSTAT, pb);
-	if (kinds & 1u << VTRACE_SYS_STAT)
-		poll_stat(ss, pb);
-	if (kinds & 1u << VTRACE_SYS_DEVFREQ)
-		poll_class(DEVFREQ_CLASS, pb);
-	if (kinds & 1u << VTRACE_SYS_CPUFREQ)
-		poll_cpufreq(ss, pb);
-	if (kinds & 1u << VTRACE_SYS_BUDDYINFO)
-		poll_buddyinfo(ss, pb);
-	if (kinds & 1u << VTRACE_SYS_DISKSTAT)
-		poll_diskstat(ss, pb);
-	if (kinds & 1u << VTRACE_SYS_PSI)
-		poll_psi(ss, pb);
-	if (kinds & 1u << VTRACE_SYS_THERMAL)
-		poll_class(THERMAL_CLASS, pb);
+	for (k = 0; k < VTRACE_SYS_NR; k++)
+		if (kinds & 1u << k)
+			pollers[k](ss, pb);
 	vt_pb_varint(pb, PF_SYS_COLLECTION_END, vt_boot_ns());
 	vt_pb_end(pb);
 }
