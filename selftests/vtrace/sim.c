@@ -89,7 +89,7 @@ FIXTURE(sim)
 {
 	struct vt_tracing inst;
 	struct sim_trace trace;
-	uint64_t saved_running, saved_period, saved_seed;
+	struct vt_sim_saved saved;
 	int cpu;
 	/* sim/tmu_names: BIG MID LITTLE GPU, or the device tree's (of_sim) */
 	char tmu[4][16];
@@ -113,9 +113,7 @@ FIXTURE_SETUP(sim)
 	for (k = 0; k < NR_KINDS; k++)
 		ASSERT_EQ(0, vt_format_load(events[k][0], events[k][1],
 					    &self->trace.fmt[k]));
-	ASSERT_EQ(0, vt_ctl_read_u64("sim/running", &self->saved_running));
-	ASSERT_EQ(0, vt_ctl_read_u64("sim/period_ms", &self->saved_period));
-	ASSERT_EQ(0, vt_ctl_read_u64("sim/seed", &self->saved_seed));
+	ASSERT_EQ(0, vt_sim_save(&self->saved));
 	ASSERT_LT(0,
 		  vt_read(VT_DEBUGFS "/sim/tmu_names", names, sizeof(names)));
 	n = sscanf(names, "%15s %15s %15s %15s", self->tmu[0], self->tmu[1],
@@ -141,19 +139,9 @@ FIXTURE_SETUP(sim)
 
 FIXTURE_TEARDOWN(sim)
 {
-	char val[32];
-
 	free(self->trace.ev);
 	EXPECT_EQ(0, vt_instance_destroy(&self->inst));
-	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)self->saved_period);
-	EXPECT_EQ(0, vt_ctl_write("sim/period_ms", val));
-	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)self->saved_seed);
-	EXPECT_EQ(0, vt_ctl_write("sim/seed", val));
-	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)self->saved_running);
-	EXPECT_EQ(0, vt_ctl_write("sim/running", val));
+	EXPECT_EQ(0, vt_sim_restore(&self->saved));
 }
 
 /*
@@ -544,7 +532,7 @@ TEST_F(sim, default_parameters)
 	ASSERT_LT(0, vt_read("/sys/module/vtrace/parameters/sim_seed", buf,
 			     sizeof(buf)));
 	EXPECT_STREQ("1\n", buf);
-	EXPECT_EQ(0, self->saved_running);
+	EXPECT_EQ(0, self->saved.running);
 }
 
 TEST_HARNESS_MAIN

@@ -162,7 +162,7 @@ static void add_zone_event(const struct vt_record *rec, void *arg)
 FIXTURE(sim_counters)
 {
 	struct vt_tracing inst;
-	uint64_t saved_running, saved_period, saved_seed;
+	struct vt_sim_saved saved;
 	char tmu[NR_TMUS][16];
 	int cpu;
 };
@@ -175,9 +175,7 @@ FIXTURE_SETUP(sim_counters)
 	memset(&self->inst, 0, sizeof(self->inst));
 	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, vt_ctl_read_u64("sim/running", &self->saved_running));
-	ASSERT_EQ(0, vt_ctl_read_u64("sim/period_ms", &self->saved_period));
-	ASSERT_EQ(0, vt_ctl_read_u64("sim/seed", &self->saved_seed));
+	ASSERT_EQ(0, vt_sim_save(&self->saved));
 	ASSERT_EQ(0, read_tmu_names(self->tmu));
 	ASSERT_EQ(0, vt_ctl_write("sim/running", "0"));
 	/* The zones' events are emitted by the sim/step writer: one CPU. */
@@ -189,23 +187,13 @@ FIXTURE_SETUP(sim_counters)
 
 FIXTURE_TEARDOWN(sim_counters)
 {
-	char val[32];
-
 	if (self->inst.dir[0])
 		EXPECT_EQ(0, vt_instance_destroy(&self->inst));
 	if (!vt_module_loaded())
 		EXPECT_EQ(0, vt_module_restore_default());
 	if (!vt_exists(VT_DEBUGFS "/sim/seed"))
 		return;
-	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)self->saved_period);
-	EXPECT_EQ(0, vt_ctl_write("sim/period_ms", val));
-	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)self->saved_seed);
-	EXPECT_EQ(0, vt_ctl_write("sim/seed", val));
-	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)self->saved_running);
-	EXPECT_EQ(0, vt_ctl_write("sim/running", val));
+	EXPECT_EQ(0, vt_sim_restore(&self->saved));
 }
 
 /*

@@ -81,7 +81,7 @@ static uint64_t fnv1a(uint64_t h, const char *p, size_t len)
 FIXTURE(sim_workload)
 {
 	struct vt_tracing inst;
-	uint64_t saved_running, saved_period, saved_seed;
+	struct vt_sim_saved saved;
 	int cpu;
 };
 
@@ -92,9 +92,7 @@ FIXTURE_SETUP(sim_workload)
 
 	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, vt_ctl_read_u64("sim/running", &self->saved_running));
-	ASSERT_EQ(0, vt_ctl_read_u64("sim/period_ms", &self->saved_period));
-	ASSERT_EQ(0, vt_ctl_read_u64("sim/seed", &self->saved_seed));
+	ASSERT_EQ(0, vt_sim_save(&self->saved));
 	ASSERT_EQ(0, vt_ctl_write("sim/running", "0"));
 	ASSERT_EQ(0, vt_ctl_write("sim/period_ms", "100"));
 	ASSERT_LT(0, vt_cpus("online", online));
@@ -109,18 +107,8 @@ FIXTURE_SETUP(sim_workload)
 
 FIXTURE_TEARDOWN(sim_workload)
 {
-	char val[32];
-
 	EXPECT_EQ(0, vt_instance_destroy(&self->inst));
-	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)self->saved_period);
-	EXPECT_EQ(0, vt_ctl_write("sim/period_ms", val));
-	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)self->saved_seed);
-	EXPECT_EQ(0, vt_ctl_write("sim/seed", val));
-	snprintf(val, sizeof(val), "%llu",
-		 (unsigned long long)self->saved_running);
-	EXPECT_EQ(0, vt_ctl_write("sim/running", val));
+	EXPECT_EQ(0, vt_sim_restore(&self->saved));
 }
 
 /*

@@ -215,6 +215,56 @@ int vt_ctl_read_u64(const char *file, uint64_t *val)
 }
 
 /**
+ * vt_sim_save() - read the simulator's settings a test is about to change
+ * @saved: filled with sim/running, sim/period_ms and sim/seed
+ *
+ * Return: 0, or -errno of the first read that failed.
+ */
+int vt_sim_save(struct vt_sim_saved *saved)
+{
+	int ret;
+
+	ret = vt_ctl_read_u64("sim/running", &saved->running);
+	if (!ret)
+		ret = vt_ctl_read_u64("sim/period_ms", &saved->period_ms);
+	if (!ret)
+		ret = vt_ctl_read_u64("sim/seed", &saved->seed);
+	return ret;
+}
+
+static int vt_ctl_write_u64(const char *file, uint64_t val)
+{
+	char str[24];
+
+	snprintf(str, sizeof(str), "%llu", (unsigned long long)val);
+	return vt_ctl_write(file, str);
+}
+
+/**
+ * vt_sim_restore() - put back what vt_sim_save() read
+ * @saved: the settings from before the test
+ *
+ * The period and the seed first, so that a simulator that was running
+ * starts again as it was.
+ *
+ * Return: 0, or -errno of the first write that failed (the others are
+ * still tried).
+ */
+int vt_sim_restore(const struct vt_sim_saved *saved)
+{
+	int ret, err;
+
+	ret = vt_ctl_write_u64("sim/period_ms", saved->period_ms);
+	err = vt_ctl_write_u64("sim/seed", saved->seed);
+	if (!ret)
+		ret = err;
+	err = vt_ctl_write_u64("sim/running", saved->running);
+	if (!ret)
+		ret = err;
+	return ret;
+}
+
+/**
  * vt_ctl_status() - look up "key: value" in a debugfs status file
  * @file: path below vtrace/, e.g. "burst/status"
  * @key: key to find

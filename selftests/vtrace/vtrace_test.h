@@ -39,6 +39,16 @@ int vt_ctl_write(const char *file, const char *val);
 int vt_ctl_read_u64(const char *file, uint64_t *val);
 int vt_ctl_status(const char *file, const char *key, char *val, size_t size);
 
+/* The simulator's settings a test changes, read before and put back after. */
+struct vt_sim_saved {
+	uint64_t running;
+	uint64_t period_ms;
+	uint64_t seed;
+};
+
+int vt_sim_save(struct vt_sim_saved *saved);
+int vt_sim_restore(const struct vt_sim_saved *saved);
+
 /* CPUs, from /sys/devices/system/cpu/{online,possible}. */
 int vt_cpus(const char *which, bool *mask);
 int vt_nr_cpus(const char *which);
