@@ -22,6 +22,7 @@ packages=(
 	clang libclang-rt-14-dev
 	linux-source-6.12 man-db
 	protobuf-compiler dmtracedump graphviz python3-docutils
+	chromium
 	debhelper dh-dkms dkms lintian
 )
 

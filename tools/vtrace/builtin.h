@@ -33,5 +33,6 @@ int cmd_recover(int argc, char **argv);
 int cmd_slices(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 
 #endif /* _VTRACE_BUILTIN_H */

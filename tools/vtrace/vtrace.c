@@ -40,6 +40,8 @@ static const struct vtrace_command commands[] = {
 	  "atrace slices, async slices and counters of a trace" },
 	{ "profile", cmd_profile,
 	  "Traceview profile (inclusive/exclusive time, calls) of a trace" },
+	{ "view", cmd_view,
+	  "timeline and profile of a trace as one offline HTML page" },
 	{ "convert", cmd_convert, "convert a trace.dat into a Perfetto trace" },
 };
 

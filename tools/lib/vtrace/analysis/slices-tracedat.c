@@ -27,14 +27,15 @@ struct item {
 	enum kind kind;
 	int tid;
 	int next_tid; /* K_SWITCH */
-	char *text; /* marker text or function name */
+	int cpu; /* K_SWITCH */
+	char *text; /* marker text, function name, or next_comm of K_SWITCH */
 };
 
 struct vt_slices_feed {
 	struct tep_handle *tep;
 	int print_id, bprint_id, bputs_id, fentry_id, fexit_id, switch_id;
 	struct tep_format_field *print_buf, *fentry_func, *fexit_func,
-		*prev_pid, *next_pid;
+		*prev_pid, *next_pid, *next_comm;
 	struct trace_seq seq;
 	struct item *items;
 	size_t nr, alloc;
@@ -81,6 +82,7 @@ int vtrace_slices_feed_new(struct vt_slices_feed **feed, struct tep_handle *tep)
 	f->fexit_func = field(fexit, "func");
 	f->prev_pid = field(sw, "prev_pid");
 	f->next_pid = field(sw, "next_pid");
+	f->next_comm = field(sw, "next_comm");
 	trace_seq_init(&f->seq);
 	*feed = f;
 	return 0;
@@ -193,16 +195,24 @@ static int funcgraph_record(struct vt_slices_feed *f, struct tep_record *rec,
 
 static int switch_record(struct vt_slices_feed *f, struct tep_record *rec)
 {
+	struct tep_format_field *c = f->next_comm;
 	unsigned long long prev, next;
+	const char *comm = NULL;
+	size_t len = 0;
 	struct item *it;
 
 	if (!read_num(f->prev_pid, rec, &prev) ||
 	    !read_num(f->next_pid, rec, &next))
 		return 0;
-	it = add(f, rec, K_SWITCH, (int)prev, NULL, 0);
+	if (c && c->offset >= 0 && c->offset + c->size <= rec->size) {
+		comm = (const char *)rec->data + c->offset;
+		len = strnlen(comm, c->size);
+	}
+	it = add(f, rec, K_SWITCH, (int)prev, comm ? comm : "", len);
 	if (!it)
 		return -ENOMEM;
 	it->next_tid = (int)next;
+	it->cpu = rec->cpu;
 	return 0;
 }
 
@@ -296,8 +306,9 @@ int vtrace_slices_feed_finish(struct vt_slices_feed *feed, struct vt_slices *s)
 						true);
 			break;
 		case K_SWITCH:
-			ret = vtrace_slices_sched_switch(s, it->ts, it->tid,
-							 it->next_tid);
+			ret = vtrace_slices_cpu_switch(s, it->ts, it->cpu,
+						       it->tid, it->next_tid,
+						       it->text);
 			break;
 		}
 	}

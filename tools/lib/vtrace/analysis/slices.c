@@ -3,6 +3,7 @@
  * The slice builder; see slices.h.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,11 @@ struct vt_slices_state {
 	struct async_open *open_async;
 	size_t nr_open_async, alloc_open_async;
 	uint64_t seq;
+	/* Per CPU: index + 1 in &vt_slices.runs of its open run, 0 for none. */
+	size_t *cpu_open;
+	size_t nr_cpu_open, alloc_runs;
+	/* The latest timestamp fed: where open runs end. */
+	uint64_t last_ts;
 };
 
 static int grow(void **array, size_t *alloc, size_t need, size_t size)
@@ -102,6 +108,7 @@ static void state_free(struct vt_slices_state *st)
 	free(st->threads);
 	free(st->hash);
 	free(st->open_async);
+	free(st->cpu_open);
 	vtrace_strtab_free(&st->names);
 	free(st);
 }
@@ -124,6 +131,7 @@ void vtrace_slices_free(struct vt_slices *s)
 	free(s->slices);
 	free(s->async);
 	free(s->counters);
+	free(s->runs);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -304,6 +312,8 @@ int vtrace_slices_begin(struct vt_slices *s, uint64_t ts, int pid, int tid,
 
 	if (!t)
 		return -ENOMEM;
+	if (ts > s->state->last_ts)
+		s->state->last_ts = ts;
 	if (pid)
 		t->pid = pid;
 	ret = intern(s, name, name_len, &id);
@@ -337,6 +347,8 @@ int vtrace_slices_end(struct vt_slices *s, uint64_t ts, int tid,
 
 	if (!t)
 		return -ENOMEM;
+	if (ts > s->state->last_ts)
+		s->state->last_ts = ts;
 	stk = kernel ? &t->kernel : &t->user;
 	if (!stk->nr ||
 	    (name && strcmp(s->names[stk->frames[stk->nr - 1].name], name))) {
@@ -452,6 +464,8 @@ int vtrace_slices_marker(struct vt_slices *s, uint64_t ts, int tid,
 	struct vt_marker m;
 	int ret = vt_marker_parse(text, len, &m);
 
+	if (ts > s->state->last_ts)
+		s->state->last_ts = ts;
 	if (ret == -ENOMSG)
 		return 0;
 	if (ret) {
@@ -491,6 +505,8 @@ int vtrace_slices_sched_switch(struct vt_slices *s, uint64_t ts, int prev_tid,
 	struct tstate *t;
 
 	s->has_cpu_time = true;
+	if (ts > s->state->last_ts)
+		s->state->last_ts = ts;
 	if (prev_tid) {
 		t = get_tstate(s, prev_tid);
 		if (!t)
@@ -509,6 +525,79 @@ int vtrace_slices_sched_switch(struct vt_slices *s, uint64_t ts, int prev_tid,
 		t->since = ts;
 	}
 	return 0;
+}
+
+/* The run open on @cpu ends at @ts. */
+static void close_run(struct vt_slices *s, int cpu, uint64_t ts)
+{
+	struct vt_slices_state *st = s->state;
+	struct vt_cpu_run *r;
+
+	if ((size_t)cpu >= st->nr_cpu_open || !st->cpu_open[cpu])
+		return;
+	r = &s->runs[st->cpu_open[cpu] - 1];
+	r->dur = ts > r->ts ? ts - r->ts : 0;
+	st->cpu_open[cpu] = 0;
+}
+
+static int open_run(struct vt_slices *s, uint64_t ts, int cpu, int tid,
+		    const char *comm)
+{
+	struct vt_slices_state *st = s->state;
+	size_t alloc = st->nr_cpu_open, old = st->nr_cpu_open;
+	struct vt_cpu_run *r;
+
+	if ((size_t)cpu >= st->nr_cpu_open) {
+		if (grow((void **)&st->cpu_open, &alloc, (size_t)cpu + 1,
+			 sizeof(*st->cpu_open)))
+			return -ENOMEM;
+		memset(st->cpu_open + old, 0,
+		       (alloc - old) * sizeof(*st->cpu_open));
+		st->nr_cpu_open = alloc;
+	}
+	if (grow((void **)&s->runs, &st->alloc_runs, s->nr_runs + 1,
+		 sizeof(*s->runs)))
+		return -ENOMEM;
+	r = &s->runs[s->nr_runs++];
+	memset(r, 0, sizeof(*r));
+	r->ts = ts;
+	r->cpu = cpu;
+	r->tid = tid;
+	if (comm)
+		snprintf(r->comm, sizeof(r->comm), "%s", comm);
+	st->cpu_open[cpu] = s->nr_runs;
+	return 0;
+}
+
+/* A CPU number beyond any machine's is a corrupt record: no runs. */
+#define VT_SLICES_MAX_CPU 65535
+
+/**
+ * vtrace_slices_cpu_switch - @cpu switched from @prev_tid to @next_tid
+ * @s: the set
+ * @ts: when, ns
+ * @cpu: the CPU
+ * @prev_tid: the thread that stopped running (0: idle)
+ * @next_tid: the thread that starts running (0: idle)
+ * @next_comm: @next_tid's name, or NULL
+ *
+ * What vtrace_slices_sched_switch() does, and a run of @next_tid on @cpu
+ * in &vt_slices.runs (the idle task makes none). A @cpu that is negative
+ * or implausibly large makes no run.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int vtrace_slices_cpu_switch(struct vt_slices *s, uint64_t ts, int cpu,
+			     int prev_tid, int next_tid, const char *next_comm)
+{
+	int ret = vtrace_slices_sched_switch(s, ts, prev_tid, next_tid);
+
+	if (ret || cpu < 0 || cpu > VT_SLICES_MAX_CPU)
+		return ret;
+	close_run(s, cpu, ts);
+	if (!next_tid)
+		return 0;
+	return open_run(s, ts, cpu, next_tid, next_comm);
 }
 
 /**
@@ -659,6 +748,8 @@ int vtrace_slices_finish(struct vt_slices *s)
 		qsort(s->slices, s->nr_slices, sizeof(*s->slices), cmp_slice);
 	if (s->nr_async)
 		qsort(s->async, s->nr_async, sizeof(*s->async), cmp_async);
+	for (i = 0; i < s->state->nr_cpu_open; i++)
+		close_run(s, i, s->state->last_ts);
 	ret = link_parents(s);
 	if (!ret)
 		ret = collect_threads(s);

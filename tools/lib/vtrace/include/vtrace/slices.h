@@ -100,6 +100,23 @@ struct vt_thread {
 	char *name;
 };
 
+/**
+ * struct vt_cpu_run - a thread on a CPU, from the sched_switch that put it
+ *	there to the one that took it off (or the trace's last event)
+ * @ts: begin, ns
+ * @dur: ns
+ * @cpu: the CPU
+ * @tid: the thread (never the idle task, 0)
+ * @comm: its name as the sched_switch gave it, NUL-terminated
+ */
+struct vt_cpu_run {
+	uint64_t ts;
+	uint64_t dur;
+	int cpu;
+	int tid;
+	char comm[16];
+};
+
 struct vt_slices_state;
 
 /**
@@ -113,6 +130,9 @@ struct vt_slices_state;
  * @nr_counters: entries of @counters
  * @threads: threads with slices, sorted by tid, after vtrace_slices_finish()
  * @nr_threads: entries of @threads
+ * @runs: which thread ran on which CPU, sorted by begin, when the source
+ *	gave sched_switch events with their CPU (vtrace_slices_cpu_switch())
+ * @nr_runs: entries of @runs
  * @names: interned names, indexed by the name fields above
  * @nr_names: entries of @names
  * @unmatched: ends (E, F, method exits, function graph exits) with no
@@ -132,6 +152,8 @@ struct vt_slices {
 	size_t nr_counters;
 	struct vt_thread *threads;
 	size_t nr_threads;
+	struct vt_cpu_run *runs;
+	size_t nr_runs;
 	char **names;
 	size_t nr_names;
 	unsigned long long unmatched;
@@ -151,6 +173,8 @@ int vtrace_slices_end(struct vt_slices *s, uint64_t ts, int tid,
 		      const char *name, bool kernel);
 int vtrace_slices_sched_switch(struct vt_slices *s, uint64_t ts, int prev_tid,
 			       int next_tid);
+int vtrace_slices_cpu_switch(struct vt_slices *s, uint64_t ts, int cpu,
+			     int prev_tid, int next_tid, const char *next_comm);
 int vtrace_slices_cpu_time(struct vt_slices *s, int tid, uint64_t cpu_ns);
 int vtrace_slices_thread(struct vt_slices *s, int tid, int pid,
 			 const char *name);
