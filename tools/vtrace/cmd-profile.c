@@ -161,39 +161,26 @@ static void output_error(const char *path, int err)
 	vtrace_err("profile: %s: %s", path, vtrace_output_file_strerror(err));
 }
 
+struct dot_args {
+	const struct vt_profile *p;
+	unsigned int threshold;
+};
+
+static int fill_dot(FILE *f, void *arg)
+{
+	const struct dot_args *a = arg;
+
+	return vtrace_profile_write_dot(a->p, f, a->threshold);
+}
+
 /* Like a trace, written whole or not at all (see output-file.h). */
 static int write_dot(const struct vt_profile *p, const char *path,
 		     unsigned int threshold)
 {
-	struct vt_output_file out;
-	FILE *f = NULL;
-	int ret, fd;
+	struct dot_args a = { .p = p, .threshold = threshold };
+	int ret;
 
-	ret = vtrace_output_file_create(&out, path);
-	if (ret) {
-		output_error(path, ret);
-		return ret;
-	}
-	fd = dup(out.fd);
-	if (fd >= 0)
-		f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		if (fd >= 0)
-			close(fd);
-		vtrace_output_file_discard(&out);
-		output_error(path, ret);
-		return ret;
-	}
-	ret = vtrace_profile_write_dot(p, f, threshold);
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (ret) {
-		vtrace_output_file_discard(&out);
-		output_error(path, ret);
-		return ret;
-	}
-	ret = vtrace_output_file_commit(&out, false);
+	ret = vtrace_output_file_write(path, fill_dot, &a);
 	if (ret)
 		output_error(path, ret);
 	return ret;

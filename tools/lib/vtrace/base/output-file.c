@@ -105,3 +105,36 @@ void vtrace_output_file_discard(struct vt_output_file *out)
 	out->tmp = NULL;
 	out->fd = -1;
 }
+
+int vtrace_output_file_write(const char *path, int (*fill)(FILE *f, void *arg),
+			     void *arg)
+{
+	struct vt_output_file out;
+	FILE *f = NULL;
+	int ret, fd;
+
+	ret = vtrace_output_file_create(&out, path);
+	if (ret)
+		return ret;
+	/* The stream closes its own descriptor; @out keeps the other. */
+	fd = dup(out.fd);
+	if (fd >= 0)
+		f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		vtrace_output_file_discard(&out);
+		return ret;
+	}
+	ret = fill(f, arg);
+	if (ferror(f) && !ret)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret) {
+		vtrace_output_file_discard(&out);
+		return ret;
+	}
+	return vtrace_output_file_commit(&out, false);
+}

@@ -11,6 +11,7 @@
 #define _VTRACE_OUTPUT_FILE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 /*
  * Every file vtrace writes a trace into: a trace holds kernel addresses
@@ -90,5 +91,22 @@ void vtrace_output_file_discard(struct vt_output_file *out);
  * (a recording whose end failed): the file keeps its temporary name.
  */
 void vtrace_output_file_keep(struct vt_output_file *out);
+
+/**
+ * vtrace_output_file_write - write a file whole through stdio
+ * @path: the final name
+ * @fill: writes the content to its stream; returns 0 or a negative errno
+ * @arg: for @fill
+ *
+ * Creates the temporary file, hands it to @fill as a stream and commits
+ * it (not durably: for files made from others, which still exist). On
+ * any failure the temporary file is removed and what was at @path stays.
+ *
+ * Return: 0; what @fill returned; -EIO for a stream error @fill did not
+ * report; or an error of vtrace_output_file_create() or _commit(), which
+ * vtrace_output_file_strerror() describes.
+ */
+int vtrace_output_file_write(const char *path, int (*fill)(FILE *f, void *arg),
+			     void *arg);
 
 #endif /* _VTRACE_OUTPUT_FILE_H */

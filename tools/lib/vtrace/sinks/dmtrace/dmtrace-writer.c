@@ -381,6 +381,25 @@ static int write_data(struct writer *w, FILE *f, char *msg, size_t msg_size)
 	return 0;
 }
 
+struct one_file {
+	struct writer *w;
+	bool key;
+	bool data;
+	char *msg;
+	size_t msg_size;
+};
+
+static int fill_one(FILE *f, void *arg)
+{
+	struct one_file *o = arg;
+	int ret;
+
+	ret = o->key ? write_key(o->w, f) : 0;
+	if (!ret && o->data)
+		ret = write_data(o->w, f, o->msg, o->msg_size);
+	return ret;
+}
+
 /*
  * Writes one file through a temporary file renamed over @path when
  * complete (output-file.h): the key, the data, or both.
@@ -388,40 +407,17 @@ static int write_data(struct writer *w, FILE *f, char *msg, size_t msg_size)
 static int write_one(struct writer *w, const char *path, bool key, bool data,
 		     char *msg, size_t msg_size)
 {
-	struct vt_output_file out;
-	FILE *f = NULL;
-	int ret, fd;
+	struct one_file o = { w, key, data, msg, msg_size };
+	int ret;
 
-	ret = vtrace_output_file_create(&out, path);
-	if (ret)
+	if (msg_size)
+		msg[0] = '\0';
+	ret = vtrace_output_file_write(path, fill_one, &o);
+	/* write_data() says why it failed; the rest is the file's. */
+	if (ret && msg_size && !msg[0])
 		return fail(msg, msg_size, ret, "%s: %s", path,
 			    vtrace_output_file_strerror(ret));
-	fd = dup(out.fd);
-	if (fd >= 0)
-		f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		if (fd >= 0)
-			close(fd);
-		vtrace_output_file_discard(&out);
-		return fail(msg, msg_size, ret, "%s: %s", path, strerror(-ret));
-	}
-	ret = key ? write_key(w, f) : 0;
-	if (!ret && data)
-		ret = write_data(w, f, msg, msg_size);
-	if (ferror(f) && !ret)
-		ret = fail(msg, msg_size, -EIO, "%s: write error", path);
-	if (fclose(f) && !ret)
-		ret = fail(msg, msg_size, -errno, "%s: %s", path,
-			   strerror(errno));
-	if (ret) {
-		vtrace_output_file_discard(&out);
-		return ret;
-	}
-	ret = vtrace_output_file_commit(&out, false);
-	if (ret)
-		return fail(msg, msg_size, ret, "%s: %s", path, strerror(-ret));
-	return 0;
+	return ret;
 }
 
 static int write_files(struct writer *w, const char *path, bool split,
