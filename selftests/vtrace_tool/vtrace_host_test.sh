@@ -258,8 +258,12 @@ vt_run disable --instance "$B" sched/sched_switch
 vt_result disable_does_not_create_instances $?
 
 # tracefs not mounted: vtrace (as root) mounts it. Private namespace only.
+# Every tracefs mount goes, debugfs's tracing/ too once it was automounted:
+# libtracefs would find that one in /proc/mounts.
 if unshare -m true 2>/dev/null; then
-	unshare -m sh -c "umount '$TRACEFS' || exit 99
+	unshare -m sh -c "for m in \$(awk '\$3 == \"tracefs\" { print \$2 }' /proc/mounts | sort -r); do
+			umount \"\$m\" || exit 99
+		done
 		[ -e '$TRACEFS/trace' ] && exit 98
 		'$VTRACE' status --instance '$A' || exit \$?
 		[ -e '$TRACEFS/trace' ] || exit 97" >"$VT_TMP/out" 2>"$VT_TMP/err"
