@@ -40,7 +40,7 @@ if ! command -v trace-cmd > /dev/null || [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "needs trace-cmd and $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan $(($(wc -w <<< "$paths") + 13))
+ktap_set_plan $(($(wc -w <<< "$paths") + 14))
 
 ok=1
 expect() {
@@ -569,6 +569,64 @@ PYEOF
 	browser --screenshot="$shots/guest-$target-timeline.png" \
 		"file://$work/view.html#sel=ksys_write" > /dev/null
 	expect [ -s "$shots/guest-$target-timeline.png" ]
+	result "$view_name"
+fi
+
+# The simulator's recording in the page, from the trace.dat and from its
+# Perfetto conversion: the vendor counters as rows of the "Counters"
+# group, named as Perfetto names them; mali_gpu_power_state holds the
+# to= state of every gpu_power_state the kernel printed (sim.expect), in
+# order, and thermal_cpu_pressure each CPU's pressure; both pages have
+# the same rows and values.
+view_name="guest_simulator_counters_in_browser"
+if [ ! -f "$art/sim.dat.gz" ] || [ ! -f "$art/sim.expect" ]; then
+	ktap_test_skip "$view_name (the guest left no sim.dat.gz / sim.expect)"
+elif [ -z "$chromium" ]; then
+	ktap_test_skip "$view_name (no chromium: tools/rig/setup.sh installs it)"
+else
+	shots=${VIEW_ARTIFACTS:-$top/.cache/artifacts/view}
+	mkdir -p "$shots"
+	gunzip -c "$art/sim.dat.gz" > "$work/sim-view.dat"
+	expect "$VTRACE" convert --quiet "$work/sim-view.dat" "$work/sim-view.pftrace"
+	for f in dat pftrace; do
+		expect "$VTRACE" view "$work/sim-view.$f" -o "$work/sim-$f.html"
+		timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
+			--no-first-run --user-data-dir="$work/chromium" \
+			--window-size=1200,900 --virtual-time-budget=20000 \
+			--dump-dom "file://$work/sim-$f.html" > "$work/sim-$f.dom" 2> /dev/null
+	done
+	expect python3 - "$work/sim-dat.dom" "$work/sim-pftrace.dom" "$art/sim.expect" << 'PYEOF'
+import html, json, re, sys
+def state(path):
+	m = re.search(r'<pre id="vtrace-state"[^>]*>(.*?)</pre>', open(path).read(), re.S)
+	return json.loads(html.unescape(m.group(1))) if m else {}
+states = [state(sys.argv[1]), state(sys.argv[2])]
+text = open(sys.argv[3]).read()
+levels = {"OFF": 0, "GLOBAL": 1, "COREGROUP": 2, "STACKS": 3}
+power = [levels[m] for m in re.findall(r" gpu_power_state: .* to=([A-Z]+) ", text)]
+pressure = {}
+for v, cpu in re.findall(r" thermal_cpu_pressure: pressure=(-?\d+) cpu=(\d+)", text):
+	pressure.setdefault("thermal_cpu_pressure cpu" + cpu, []).append(int(v))
+ok = len(power) > 10
+for d in states:
+	rows = d.get("rows", [])
+	counters = {r["label"]: r["values"] for r in rows if r["kind"] == "counter"}
+	groups = [r["label"] for r in rows if r["kind"] == "group"]
+	print("# %d counter rows; mali_gpu_power_state %d values, %d printed" %
+	      (len(counters), len(counters.get("mali_gpu_power_state", [])), len(power)))
+	ok &= d.get("ready") is True and groups == ["Counters"]
+	ok &= counters.get("mali_gpu_power_state") == power
+	ok &= all(counters.get(k) == v for k, v in pressure.items()) and len(pressure) > 0
+	ok &= any(k.startswith("thermal_exynos_arm_update ") for k in counters)
+ok &= states[0].get("rows") == states[1].get("rows")
+sys.exit(0 if ok else 1)
+PYEOF
+	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
+		--no-first-run --user-data-dir="$work/chromium" \
+		--window-size=1200,900 --virtual-time-budget=20000 \
+		--screenshot="$shots/guest-$target-counters.png" \
+		"file://$work/sim-dat.html" > /dev/null 2>&1
+	expect [ -s "$shots/guest-$target-counters.png" ]
 	result "$view_name"
 fi
 

@@ -50,7 +50,7 @@ if [ ! -x "$VTRACE" ]; then
 	ktap_skip_all "not built: $VTRACE"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 13
+ktap_set_plan 14
 
 # run ARGS...: the helper; sets rc, out, err.
 run() {
@@ -213,7 +213,7 @@ for c in chromium chromium-browser; do
 done
 browser_tests="browser_timeline_rows_spans_widths browser_profile_select_parents_children
 	browser_profile_sort_filter browser_diff_page browser_offline_page_loads
-	browser_recorded_program"
+	browser_recorded_program browser_perfetto_cpu_rows_as_tracedat"
 if [ -z "$CHROMIUM" ]; then
 	for t in $browser_tests; do
 		ktap_test_skip "$t (no chromium: apt-get install chromium, or tools/rig/setup.sh)"
@@ -332,6 +332,7 @@ result browser_offline_page_loads $?
 if [ "$(id -u)" != 0 ] || [ ! -d "$tracefs/instances" ] || [ ! -x "$CAPTURE" ] ||
    [ ! -x "$MARKERS" ]; then
 	ktap_test_skip "browser_recorded_program (needs root, tracefs, $CAPTURE and $MARKERS)"
+	ktap_test_skip "browser_perfetto_cpu_rows_as_tracedat (needs the recording)"
 	ktap_finished
 	exit
 fi
@@ -364,5 +365,24 @@ ok &= [r['calls'] for r in d['profile']['rows'] if r['name'] == 'inner'] == [3]
 print('threads', threads, 'cpu rows', len(cpus))
 sys.exit(0 if ok else 1)" && shot "file://$work/m.html" timeline-recording
 result browser_recorded_program $?
+
+# The same recording converted to Perfetto draws the same CPU rows: each
+# run's CPU, begin, length, thread and name, and the same rows in the
+# browser.
+cp "$work/state" "$work/m.state"
+"$VTRACE" convert --quiet "$work/m.dat" "$work/m.pftrace"
+run view "$work/m.pftrace" -o "$work/mp.html"
+page_data "$work/m.html" > "$work/m.data"
+page_data "$work/mp.html" > "$work/mp.data"
+browse "file://$work/mp.html"
+[ "$rc" = 0 ] && check "
+a = json.load(open('$work/m.data'))['cpus']
+b = json.load(open('$work/mp.data'))['cpus']
+m = json.load(open('$work/m.state'))
+cpu_rows = lambda st: [r for r in st['rows'] if r['kind'] == 'cpu']
+print('runs', len(a['ts']), len(b['ts']), 'cpu rows', len(cpu_rows(m)), len(cpu_rows(d)))
+sys.exit(0 if a == b and len(a['ts']) > 1 and cpu_rows(d) == cpu_rows(m) and
+	 len(cpu_rows(d)) >= 1 else 1)"
+result browser_perfetto_cpu_rows_as_tracedat $?
 
 ktap_finished

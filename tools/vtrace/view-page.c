@@ -236,10 +236,14 @@ static uint64_t last_ts(const struct vt_slices *s)
 	return t;
 }
 
-/* A counter sample's place: its track (pid, name), then trace order. */
+/*
+ * A counter sample's place: its track (pid, name), then its time (a
+ * sample may carry its own, counter-events.h), then the order fed.
+ */
 struct counter_ref {
 	int pid;
 	uint32_t name;
+	uint64_t ts;
 	size_t index;
 };
 
@@ -251,6 +255,8 @@ static int cmp_counter_ref(const void *a, const void *b)
 		return x->pid < y->pid ? -1 : 1;
 	if (x->name != y->name)
 		return x->name < y->name ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
@@ -265,7 +271,10 @@ static size_t track_end(const struct counter_ref *refs, size_t n, size_t i)
 	return k;
 }
 
-/* One track per pid and name: {"pid","name","ts":[],"value":[]}. */
+/*
+ * One track per pid and name: {"pid","name","ts":[],"value":[]}; pid -1
+ * (%VT_COUNTER_SYSTEM) for a vendor or kernel event's counter.
+ */
 static void json_counters(struct vtrace_json *j, const struct vt_slices *s,
 			  uint64_t base)
 {
@@ -280,6 +289,7 @@ static void json_counters(struct vtrace_json *j, const struct vt_slices *s,
 	for (i = 0; i < s->nr_counters; i++) {
 		refs[i].pid = s->counters[i].pid;
 		refs[i].name = s->counters[i].name;
+		refs[i].ts = s->counters[i].ts;
 		refs[i].index = i;
 	}
 	qsort(refs, s->nr_counters, sizeof(*refs), cmp_counter_ref);

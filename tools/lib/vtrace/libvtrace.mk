@@ -78,6 +78,7 @@ LIBVTRACE_SRCS += config/trace-config-schema.c
 LIBVTRACE_SRCS += categories/atrace-categories.c
 LIBVTRACE_SRCS += categories/atrace-tags.c
 LIBVTRACE_SRCS += categories/categories.c
+LIBVTRACE_SRCS += analysis/counter-events.c
 LIBVTRACE_SRCS += analysis/marker-parse.c
 LIBVTRACE_SRCS += analysis/profile.c
 LIBVTRACE_SRCS += analysis/slices.c

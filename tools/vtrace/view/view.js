@@ -452,9 +452,24 @@
 		async.forEach(function (a, i) {
 			proc(a.pid).async.push(i);
 		});
-		data.counters.forEach(function (c) {
-			proc(c.pid).counters.push(c);
+		/* Counters of no process (pid -1: vendor and kernel events) go last. */
+		const sysCounters = data.counters.filter(function (c) {
+			return c.pid < 0;
 		});
+		data.counters.forEach(function (c) {
+			if (c.pid >= 0)
+				proc(c.pid).counters.push(c);
+		});
+		function addCounter(c) {
+			let lo = Infinity, hi = -Infinity;
+
+			c.value.forEach(function (v) {
+				lo = Math.min(lo, v);
+				hi = Math.max(hi, v);
+			});
+			addRow({ kind: 'counter', label: names[c.name], h: COUNTER_H,
+				 counter: c, tsArr: Float64Array.from(c.ts), lo: lo, hi: hi });
+		}
 		Array.from(procs.keys()).sort(function (a, b) {
 			return a - b;
 		}).forEach(function (pid) {
@@ -497,17 +512,15 @@
 						 return makeLane(ids, asyncTs, asyncDur);
 					 }) });
 			}
-			p.counters.forEach(function (c) {
-				let lo = Infinity, hi = -Infinity;
-
-				c.value.forEach(function (v) {
-					lo = Math.min(lo, v);
-					hi = Math.max(hi, v);
-				});
-				addRow({ kind: 'counter', label: names[c.name], h: COUNTER_H,
-					 counter: c, tsArr: Float64Array.from(c.ts), lo: lo, hi: hi });
-			});
+			p.counters.forEach(addCounter);
 		});
+		if (sysCounters.length) {
+			addRow({ kind: 'group', label: 'Counters', h: GROUP_H });
+			sysCounters.sort(function (a, b) {
+				return names[a.name] < names[b.name] ? -1 :
+					names[a.name] > names[b.name] ? 1 : 0;
+			}).forEach(addCounter);
+		}
 
 		function spanName(row, id) {
 			if (row.kind === 'cpu')
@@ -950,14 +963,19 @@
 		state.spans = n;
 		state.threads = data.threads.length;
 		state.processes = rowsList.filter(function (r) {
-			return r.kind === 'group' && r.label !== 'CPUs';
+			return r.kind === 'group' && r.label !== 'CPUs' && r.label !== 'Counters';
 		}).length;
 		state.rows = rowsList.map(function (r) {
-			return { kind: r.kind, label: r.label,
-				 lanes: r.lanes ? r.lanes.length : r.counter ? 1 : 0,
-				 spans: r.lanes ? r.lanes.reduce(function (a, l) {
-					 return a + l.id.length;
-				 }, 0) : r.counter ? r.counter.ts.length : 0 };
+			const o = { kind: r.kind, label: r.label,
+				    lanes: r.lanes ? r.lanes.length : r.counter ? 1 : 0,
+				    spans: r.lanes ? r.lanes.reduce(function (a, l) {
+					    return a + l.id.length;
+				    }, 0) : r.counter ? r.counter.ts.length : 0 };
+
+			/* A counter's samples, for tests to read in order. */
+			if (r.counter)
+				o.values = r.counter.value;
+			return o;
 		});
 		const t0 = params.t0 !== undefined ? Number(params.t0) : 0;
 		const t1 = params.t1 !== undefined ? Number(params.t1) : end;

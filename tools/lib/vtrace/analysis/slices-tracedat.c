@@ -18,7 +18,9 @@
 #include <vtrace/slices-tracedat.h>
 #include <vtrace/tracedat-input.h>
 
-enum kind { K_MARKER, K_ENTRY, K_EXIT, K_SWITCH };
+#include "analysis/counter-events.h"
+
+enum kind { K_MARKER, K_ENTRY, K_EXIT, K_SWITCH, K_COUNTER };
 
 /* One kept record, decoded. */
 struct item {
@@ -28,7 +30,18 @@ struct item {
 	int tid;
 	int next_tid; /* K_SWITCH */
 	int cpu; /* K_SWITCH */
-	char *text; /* marker text, function name, or next_comm of K_SWITCH */
+	int64_t value; /* K_COUNTER */
+	/* Marker text, function name, next_comm of K_SWITCH or a track. */
+	char *text;
+};
+
+/* An event of the file that gives counter values, its fields found. */
+struct counter_event {
+	int id;
+	struct tep_event *event;
+	const struct vt_counter_event *ce;
+	struct tep_format_field *key, *ts;
+	struct tep_format_field *values[VT_COUNTER_VALUES_MAX];
 };
 
 struct vt_slices_feed {
@@ -37,6 +50,8 @@ struct vt_slices_feed {
 	struct tep_format_field *print_buf, *fentry_func, *fexit_func,
 		*prev_pid, *next_pid, *next_comm;
 	struct trace_seq seq;
+	struct counter_event *counters;
+	size_t nr_counters;
 	struct item *items;
 	size_t nr, alloc;
 };
@@ -54,6 +69,44 @@ static int event_id(struct tep_handle *tep, const char *sys, const char *name,
 static struct tep_format_field *field(struct tep_event *e, const char *name)
 {
 	return e ? tep_find_field(e, name) : NULL;
+}
+
+/* The file's events that give counter values, with every field they need. */
+static int find_counter_events(struct vt_slices_feed *f)
+{
+	int i, v, n = tep_get_events_count(f->tep);
+	const struct vt_counter_event *ce;
+	struct counter_event *c;
+	struct tep_event *e;
+
+	for (i = 0; i < n; i++) {
+		e = tep_get_event(f->tep, i);
+		ce = e ? vt_counter_event_find(e->system, e->name) : NULL;
+		if (!ce)
+			continue;
+		c = reallocarray(f->counters, f->nr_counters + 1,
+				 sizeof(*f->counters));
+		if (!c)
+			return -ENOMEM;
+		f->counters = c;
+		c = &c[f->nr_counters];
+		memset(c, 0, sizeof(*c));
+		c->id = e->id;
+		c->event = e;
+		c->ce = ce;
+		c->key = ce->key_kind != VT_COUNTER_KEY_NONE ?
+				 tep_find_field(e, ce->key) :
+				 NULL;
+		c->ts = ce->ts_field ? tep_find_field(e, ce->ts_field) : NULL;
+		for (v = 0; v < VT_COUNTER_VALUES_MAX && ce->values[v].field;
+		     v++)
+			c->values[v] = tep_find_field(e, ce->values[v].field);
+		if ((ce->key_kind != VT_COUNTER_KEY_NONE && !c->key) ||
+		    (ce->ts_field && !c->ts))
+			continue; /* a format unlike the table's: no values */
+		f->nr_counters++;
+	}
+	return 0;
 }
 
 /**
@@ -84,6 +137,10 @@ int vtrace_slices_feed_new(struct vt_slices_feed **feed, struct tep_handle *tep)
 	f->next_pid = field(sw, "next_pid");
 	f->next_comm = field(sw, "next_comm");
 	trace_seq_init(&f->seq);
+	if (find_counter_events(f)) {
+		vtrace_slices_feed_free(f);
+		return -ENOMEM;
+	}
 	*feed = f;
 	return 0;
 }
@@ -101,6 +158,7 @@ void vtrace_slices_feed_free(struct vt_slices_feed *feed)
 	for (i = 0; i < feed->nr; i++)
 		free(feed->items[i].text);
 	free(feed->items);
+	free(feed->counters);
 	trace_seq_destroy(&feed->seq);
 	free(feed);
 }
@@ -112,6 +170,22 @@ static bool read_num(struct tep_format_field *f, struct tep_record *rec,
 	if (!f || f->offset < 0 || f->offset + f->size > rec->size)
 		return false;
 	return !tep_read_number_field(f, rec->data, v);
+}
+
+/* A number field as the format types it, signed or not. */
+static bool read_signed(struct tep_format_field *f, struct tep_record *rec,
+			int64_t *v)
+{
+	unsigned long long u;
+	int shift;
+
+	if (!read_num(f, rec, &u))
+		return false;
+	shift = 64 - 8 * (f->size < 8 ? f->size : 8);
+	*v = (f->flags & TEP_FIELD_IS_SIGNED) && shift ?
+		     (int64_t)(u << shift) >> shift :
+		     (int64_t)u;
+	return true;
 }
 
 static struct item *add(struct vt_slices_feed *f, struct tep_record *rec,
@@ -216,6 +290,43 @@ static int switch_record(struct vt_slices_feed *f, struct tep_record *rec)
 	return 0;
 }
 
+/* The counter values of an event of @c, a K_COUNTER item each. */
+static int counter_record(struct vt_slices_feed *f, struct counter_event *c,
+			  struct tep_record *rec)
+{
+	const struct vt_counter_event *ce = c->ce;
+	const char *key = NULL;
+	int64_t key_num = 0, value, ts;
+	struct item *it;
+	char name[192];
+	int v, len = 0;
+
+	if (c->key && (c->key->flags & TEP_FIELD_IS_STRING)) {
+		key = tep_get_field_raw(&f->seq, c->event, c->key->name, rec,
+					&len, 0);
+		if (!key)
+			return 0;
+		len = strnlen(key, len);
+	} else if (c->key && !read_signed(c->key, rec, &key_num)) {
+		return 0;
+	}
+	if (c->ts && !read_signed(c->ts, rec, &ts))
+		return 0;
+	for (v = 0; v < VT_COUNTER_VALUES_MAX && ce->values[v].field; v++) {
+		if (!c->values[v] || !read_signed(c->values[v], rec, &value) ||
+		    !vt_counter_track_name(ce, v, key, len, key_num, name,
+					   sizeof(name)))
+			continue;
+		it = add(f, rec, K_COUNTER, 0, name, strlen(name));
+		if (!it)
+			return -ENOMEM;
+		it->value = value;
+		if (c->ts)
+			it->ts = ts;
+	}
+	return 0;
+}
+
 /**
  * vtrace_slices_feed_record - offer one record
  * @feed: the feed
@@ -226,6 +337,7 @@ static int switch_record(struct vt_slices_feed *f, struct tep_record *rec)
 int vtrace_slices_feed_record(struct vt_slices_feed *feed,
 			      struct tep_record *record)
 {
+	size_t i;
 	int id, tid;
 
 	/* The common fields (type, pid) must be in the record. */
@@ -245,6 +357,9 @@ int vtrace_slices_feed_record(struct vt_slices_feed *feed,
 					false);
 	if (id == feed->switch_id)
 		return switch_record(feed, record);
+	for (i = 0; i < feed->nr_counters; i++)
+		if (id == feed->counters[i].id)
+			return counter_record(feed, &feed->counters[i], record);
 	return 0;
 }
 
@@ -309,6 +424,12 @@ int vtrace_slices_feed_finish(struct vt_slices_feed *feed, struct vt_slices *s)
 			ret = vtrace_slices_cpu_switch(s, it->ts, it->cpu,
 						       it->tid, it->next_tid,
 						       it->text);
+			break;
+		case K_COUNTER:
+			ret = vtrace_slices_counter(s, it->ts,
+						    VT_COUNTER_SYSTEM, it->text,
+						    strlen(it->text),
+						    it->value);
 			break;
 		}
 	}

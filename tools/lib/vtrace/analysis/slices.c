@@ -425,13 +425,28 @@ static int async_end(struct vt_slices *s, uint64_t ts,
 	return 0;
 }
 
-static int counter(struct vt_slices *s, uint64_t ts, const struct vt_marker *m)
+/**
+ * vtrace_slices_counter - feed one counter sample
+ * @s: the set
+ * @ts: the sample's time, ns
+ * @pid: the counter's process (a C| marker's), or %VT_COUNTER_SYSTEM for
+ *	a counter of the machine (a vendor or kernel event's)
+ * @name: the counter's name
+ * @name_len: bytes of @name
+ * @value: the sample
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int vtrace_slices_counter(struct vt_slices *s, uint64_t ts, int pid,
+			  const char *name, size_t name_len, int64_t value)
 {
 	struct vt_counter *c;
 	uint32_t id;
 	int ret;
 
-	ret = intern(s, m->name, m->name_len, &id);
+	if (ts > s->state->last_ts)
+		s->state->last_ts = ts;
+	ret = intern(s, name, name_len, &id);
 	if (ret)
 		return ret;
 	if (grow((void **)&s->counters, &s->state->alloc_counters,
@@ -439,9 +454,9 @@ static int counter(struct vt_slices *s, uint64_t ts, const struct vt_marker *m)
 		return -ENOMEM;
 	c = &s->counters[s->nr_counters++];
 	c->ts = ts;
-	c->pid = m->pid;
+	c->pid = pid;
 	c->name = id;
-	c->value = m->value;
+	c->value = value;
 	return 0;
 }
 
@@ -483,7 +498,8 @@ int vtrace_slices_marker(struct vt_slices *s, uint64_t ts, int tid,
 	case VT_MARKER_ASYNC_END:
 		return async_end(s, ts, &m);
 	case VT_MARKER_COUNTER:
-		return counter(s, ts, &m);
+		return vtrace_slices_counter(s, ts, m.pid, m.name, m.name_len,
+					     m.value);
 	}
 	return 0;
 }

@@ -74,10 +74,14 @@ struct vt_async_slice {
 	int64_t cookie;
 };
 
+/* The pid of a counter of the machine, not of a process. */
+#define VT_COUNTER_SYSTEM (-1)
+
 /**
- * struct vt_counter - one counter sample (C)
+ * struct vt_counter - one counter sample: a C marker's, or a vendor or
+ *	kernel event's (GPU power state, temperatures, frequencies)
  * @ts: ns
- * @pid: process
+ * @pid: process, or %VT_COUNTER_SYSTEM
  * @name: index in &vt_slices.names
  * @value: the sample
  */
@@ -126,7 +130,7 @@ struct vt_slices_state;
  * @nr_slices: entries of @slices
  * @async: matched async slices, sorted by begin
  * @nr_async: entries of @async
- * @counters: counter samples in trace order
+ * @counters: counter samples in the order they were fed
  * @nr_counters: entries of @counters
  * @threads: threads with slices, sorted by tid, after vtrace_slices_finish()
  * @nr_threads: entries of @threads
@@ -171,6 +175,8 @@ int vtrace_slices_begin(struct vt_slices *s, uint64_t ts, int pid, int tid,
 			const char *name, size_t name_len, bool kernel);
 int vtrace_slices_end(struct vt_slices *s, uint64_t ts, int tid,
 		      const char *name, bool kernel);
+int vtrace_slices_counter(struct vt_slices *s, uint64_t ts, int pid,
+			  const char *name, size_t name_len, int64_t value);
 int vtrace_slices_sched_switch(struct vt_slices *s, uint64_t ts, int prev_tid,
 			       int next_tid);
 int vtrace_slices_cpu_switch(struct vt_slices *s, uint64_t ts, int cpu,

@@ -21,6 +21,7 @@
 #include <vtrace/perfetto-input.h>
 #include <vtrace/strtab.h>
 
+#include "analysis/counter-events.h"
 #include "sinks/perfetto/pb-read.h"
 #include "sinks/perfetto/perfetto-format.h"
 
@@ -29,12 +30,21 @@
 /* CPUs a bundle may name. */
 #define PF_INPUT_MAX_CPUS 4096
 
-/* A slice item, in the atrace marker form the slice builder reads. */
+enum item_kind { I_MARKER, I_SWITCH, I_COUNTER };
+
+/*
+ * A slice item: an atrace marker (the form track events take too), a
+ * sched_switch, or a counter value of an event (counter-events.h).
+ */
 struct item {
 	uint64_t ts;
 	uint64_t seq;
+	enum item_kind kind;
 	int tid;
-	int next_tid; /* a switch when >= 0 */
+	int next_tid; /* I_SWITCH */
+	int cpu; /* I_SWITCH */
+	int64_t value; /* I_COUNTER */
+	/* The marker's text, the next task's comm, or the counter's track. */
 	char *text;
 };
 
@@ -195,30 +205,47 @@ static struct vt_pf_value *add_value(struct reader *r, struct vt_pf_event *e,
 	return v;
 }
 
-static int add_item(struct reader *r, uint64_t ts, int tid, int next_tid,
-		    char *text)
+static int add_item(struct reader *r, const struct item *it, char *text)
 {
 	struct vt_pf_input_state *st = r->st;
+	struct item *n;
 
 	if (grow((void **)&st->items, &st->alloc_items, st->nr_items + 1,
 		 sizeof(*st->items))) {
 		free(text);
 		return -ENOMEM;
 	}
-	st->items[st->nr_items++] = (struct item){ .ts = ts,
-						   .seq = st->seq++,
-						   .tid = tid,
-						   .next_tid = next_tid,
-						   .text = text };
+	n = &st->items[st->nr_items++];
+	*n = *it;
+	n->seq = st->seq++;
+	n->text = text;
 	return 0;
 }
 
-static int add_marker(struct reader *r, uint64_t ts, int tid, const char *s,
-		      size_t len)
+static int add_marker(struct reader *r, uint64_t ts, int tid, char *text)
 {
-	char *text = strndup(s, len);
+	struct item it = { .ts = ts, .kind = I_MARKER, .tid = tid };
 
-	return text ? add_item(r, ts, tid, -1, text) : -ENOMEM;
+	return add_item(r, &it, text);
+}
+
+/* @comm: the next task's name, or NULL. */
+static int add_switch(struct reader *r, uint64_t ts, int cpu, int prev_tid,
+		      int next_tid, const char *comm, size_t comm_len)
+{
+	struct item it = { .ts = ts,
+			   .kind = I_SWITCH,
+			   .tid = prev_tid,
+			   .next_tid = next_tid,
+			   .cpu = cpu };
+	char *text = NULL;
+
+	if (comm) {
+		text = strndup(comm, comm_len);
+		if (!text)
+			return -ENOMEM;
+	}
+	return add_item(r, &it, text);
 }
 
 static int add_thread(struct reader *r, int tid, int pid, const char *name,
@@ -343,25 +370,85 @@ value_of(struct reader *r, const struct vt_pf_event *e, const char *name)
 	return NULL;
 }
 
-/* The slice items an ftrace event makes: a marker, a switch. */
+/* A number value as the number it is. */
+static int64_t number_of(const struct vt_pf_value *v)
+{
+	return v->kind == VT_PF_VALUE_INT ? v->i : (int64_t)v->u;
+}
+
+/* The counter values an event gives, as counter-events.h names them. */
+static int counter_items(struct reader *r, const struct vt_pf_event *e,
+			 const struct vt_counter_event *ce)
+{
+	struct item it = { .ts = e->ts, .kind = I_COUNTER };
+	const struct vt_pf_value *key = NULL, *val, *ts;
+	const char *key_str = NULL;
+	size_t key_len = 0;
+	char name[192];
+	int v, ret;
+
+	if (ce->key_kind != VT_COUNTER_KEY_NONE) {
+		key = value_of(r, e, ce->key);
+		if (!key)
+			return 0;
+		if (key->kind == VT_PF_VALUE_STR) {
+			key_str = key->str;
+			key_len = strnlen(key->str, key->len);
+		}
+	}
+	if (ce->ts_field) {
+		ts = value_of(r, e, ce->ts_field);
+		if (!ts || ts->kind == VT_PF_VALUE_STR)
+			return 0;
+		it.ts = number_of(ts);
+	}
+	for (v = 0; v < VT_COUNTER_VALUES_MAX && ce->values[v].field; v++) {
+		val = value_of(r, e, ce->values[v].field);
+		if (!val || val->kind == VT_PF_VALUE_STR ||
+		    !vt_counter_track_name(ce, v, key_str, key_len,
+					   key ? number_of(key) : 0, name,
+					   sizeof(name)))
+			continue;
+		it.value = number_of(val);
+		ret = add_item(r, &it, strdup(name));
+		if (ret)
+			return ret;
+		if (!r->st->items[r->st->nr_items - 1].text)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The slice items an ftrace event makes: a marker, a switch, counters. */
 static int event_items(struct reader *r, const struct vt_pf_event *e)
 {
-	const struct vt_pf_value *buf, *prev, *next;
+	const struct vt_pf_value *buf, *prev, *next, *comm;
+	const struct vt_counter_event *ce;
+	char *text;
 
+	ce = vt_counter_event_find(e->system, e->name);
+	if (ce)
+		return counter_items(r, e, ce);
 	if (!e->system)
 		return 0;
 	if (!strcmp(e->system, "ftrace") && !strcmp(e->name, "print")) {
 		buf = value_of(r, e, "buf");
 		if (!buf || buf->kind != VT_PF_VALUE_STR)
 			return 0;
-		return add_marker(r, e->ts, e->pid, buf->str, buf->len);
+		text = strndup(buf->str, buf->len);
+		return text ? add_marker(r, e->ts, e->pid, text) : -ENOMEM;
 	}
 	if (!strcmp(e->system, "sched") && !strcmp(e->name, "sched_switch")) {
 		prev = value_of(r, e, "prev_pid");
 		next = value_of(r, e, "next_pid");
+		comm = value_of(r, e, "next_comm");
 		if (!prev || !next)
 			return 0;
-		return add_item(r, e->ts, (int)prev->i, (int)next->i, NULL);
+		if (comm && comm->kind != VT_PF_VALUE_STR)
+			comm = NULL;
+		return add_switch(r, e->ts, e->cpu, (int)prev->i, (int)next->i,
+				  comm ? comm->str : NULL,
+				  comm ? comm->len : 0);
 	}
 	return 0;
 }
@@ -414,7 +501,7 @@ static int ftrace_event(struct reader *r, int cpu, const unsigned char *data,
 				if (ret)
 					return ret;
 			}
-		return 0;
+		return event_items(r, e);
 	}
 	if (body.number < st->nr_typed && st->typed[body.number])
 		t = &vt_pf_typed_events[st->typed[body.number] - 1];
@@ -516,6 +603,13 @@ static int compact_switch(struct reader *r, struct compact *cs, size_t i,
 		cpu->known = true;
 		cpu->pid = next_pid;
 		cpu->prio = next_prio;
+		/*
+		 * The slices' CPU row still starts here, as from the same
+		 * switch in a trace.dat, where who ran before is not drawn.
+		 */
+		if (!ret)
+			ret = add_switch(r, ts, cpu_nr, 0, next_pid, cpu->comm,
+					 cpu->comm_len);
 		return ret;
 	}
 	e = add_event(r, ts, cpu_nr, cpu->pid, "sched", "sched_switch");
@@ -541,7 +635,8 @@ static int compact_switch(struct reader *r, struct compact *cs, size_t i,
 		ret = add_thread(r, next_pid, 0, next_comm->str, next_comm->len,
 				 true);
 	if (!ret)
-		ret = add_item(r, ts, cpu->pid, next_pid, NULL);
+		ret = add_switch(r, ts, cpu_nr, cpu->pid, next_pid,
+				 next_comm->str, next_comm->len);
 	cpu->pid = next_pid;
 	cpu->prio = next_prio;
 	cpu->comm = next_comm->str;
@@ -913,7 +1008,7 @@ static int track_event(struct reader *r, uint32_t seq, uint64_t ts,
 	case PF_TRACK_EVENT_TYPE_INSTANT:
 		/* A slice of no length, as Perfetto shows it. */
 		n = asprintf(&text, "B|%d|%s", t->pid, name);
-		if (n < 0 || add_item(r, ts, t->tid, -1, text))
+		if (n < 0 || add_marker(r, ts, t->tid, text))
 			return -ENOMEM;
 		n = asprintf(&text, "E|%d", t->pid);
 		break;
@@ -933,7 +1028,7 @@ static int track_event(struct reader *r, uint32_t seq, uint64_t ts,
 	}
 	if (n < 0)
 		return -ENOMEM;
-	return add_item(r, ts, t->counter ? t->pid : t->tid, -1, text);
+	return add_marker(r, ts, t->counter ? t->pid : t->tid, text);
 }
 
 static int packet(struct reader *r, const unsigned char *data, size_t len)
@@ -1077,12 +1172,23 @@ static int build_slices(struct vt_perfetto_input *in)
 		qsort(st->items, st->nr_items, sizeof(*st->items), cmp_item);
 	for (i = 0; i < st->nr_items && !ret; i++) {
 		it = &st->items[i];
-		if (it->text)
+		switch (it->kind) {
+		case I_MARKER:
 			ret = vtrace_slices_marker(s, it->ts, it->tid, it->text,
 						   strlen(it->text));
-		else
-			ret = vtrace_slices_sched_switch(s, it->ts, it->tid,
-							 it->next_tid);
+			break;
+		case I_SWITCH:
+			ret = vtrace_slices_cpu_switch(s, it->ts, it->cpu,
+						       it->tid, it->next_tid,
+						       it->text);
+			break;
+		case I_COUNTER:
+			ret = vtrace_slices_counter(s, it->ts,
+						    VT_COUNTER_SYSTEM, it->text,
+						    strlen(it->text),
+						    it->value);
+			break;
+		}
 	}
 	if (!ret)
 		ret = vtrace_slices_finish(s);

@@ -6,15 +6,14 @@
  * Per event id, how to encode it is worked out once (typed message,
  * generic, counters) and kept in @encs.
  */
-#include <inttypes.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <event-parse.h>
 #include <trace-seq.h>
 
+#include "analysis/counter-events.h"
 #include "sinks/perfetto/perfetto-format.h"
 #include "sinks/perfetto/perfetto-translate.h"
 #include "sinks/perfetto/protobuf.h"
@@ -27,34 +26,6 @@ enum enc_how {
 	ENC_PRINTK,
 };
 
-/*
- * Vendor state drawn as counter tracks: the event's @values, one track
- * each, per distinct @key (a TMU's name, a CPU number).
- * Only events Perfetto's importer has no track of its own for: it makes
- * mali/gpu_power_state's "mali_gpu_power_state" from the typed message,
- * as for a phone's trace, and a second track would show it twice.
- */
-struct counter_spec {
-	const char *system;
-	const char *event;
-	const char *key;
-	const char *key_prefix;
-	const char *values[PF_COUNTERS_MAX];
-};
-
-static const struct counter_spec counter_specs[] = {
-	{ "thermal_exynos",
-	  "thermal_exynos_arm_update",
-	  "tmu_name",
-	  "",
-	  { "ppm_throttle_level", "mpmm_throttle_level" } },
-	{ "thermal_exynos",
-	  "thermal_cpu_pressure",
-	  "cpu",
-	  "cpu",
-	  { "pressure" } },
-};
-
 struct pf_event_enc {
 	struct tep_event *event;
 	enum enc_how how;
@@ -63,7 +34,8 @@ struct pf_event_enc {
 	struct tep_format_field *typed_fields[PF_TYPED_FIELDS_MAX];
 	/* ENC_PRINTK: the field written as the formatted text. */
 	struct tep_format_field *text_field;
-	const struct counter_spec *counter;
+	/* Counter values for tracks the writer adds (counter-events.h). */
+	const struct vt_counter_event *counter;
 	struct tep_format_field *counter_key;
 	struct tep_format_field *counter_values[PF_COUNTERS_MAX];
 };
@@ -109,27 +81,25 @@ static const struct pf_typed_event *find_typed(struct tep_event *event)
 
 static void find_counter(struct pf_event_enc *enc, struct tep_event *event)
 {
-	const struct counter_spec *spec;
-	size_t i, v;
+	const struct vt_counter_event *ce;
+	int v;
 
-	for (i = 0; i < sizeof(counter_specs) / sizeof(counter_specs[0]); i++) {
-		spec = &counter_specs[i];
-		if (strcmp(spec->event, event->name) ||
-		    strcmp(spec->system, event->system))
-			continue;
-		enc->counter_key = tep_find_field(event, spec->key);
+	ce = vt_counter_event_find(event->system, event->name);
+	if (!ce || !ce->own_track)
+		return;
+	if (ce->key_kind != VT_COUNTER_KEY_NONE) {
+		enc->counter_key = tep_find_field(event, ce->key);
 		if (!enc->counter_key)
 			return;
-		for (v = 0; v < PF_COUNTERS_MAX && spec->values[v]; v++) {
-			enc->counter_values[v] =
-				tep_find_field(event, spec->values[v]);
-			if (!enc->counter_values[v] ||
-			    !is_number_field(enc->counter_values[v]))
-				return;
-		}
-		enc->counter = spec;
-		return;
 	}
+	for (v = 0; v < PF_COUNTERS_MAX && ce->values[v].field; v++) {
+		enc->counter_values[v] =
+			tep_find_field(event, ce->values[v].field);
+		if (!enc->counter_values[v] ||
+		    !is_number_field(enc->counter_values[v]))
+			return;
+	}
+	enc->counter = ce;
 }
 
 static struct pf_event_enc *make_enc(struct vt_pf_translator *tr,
@@ -439,45 +409,35 @@ static void put_generic(struct vt_pf_translator *tr, struct vt_pb *pb,
 	vt_pb_end(pb);
 }
 
-/*
- * Counter tracks are named "EVENT KEY[ VALUE]": the value's name only
- * when the event has two, e.g. "thermal_exynos_arm_update BIG
- * ppm_throttle_level", "thermal_cpu_pressure cpu3".
- */
 static int get_counters(struct vt_pf_translator *tr,
 			const struct pf_event_enc *enc,
 			const struct tep_record *record,
 			struct vt_pf_counter *counters)
 {
-	const struct counter_spec *spec = enc->counter;
-	const unsigned char *data = record->data, *p;
+	const struct vt_counter_event *ce = enc->counter;
+	const unsigned char *data = record->data, *p = NULL;
 	struct tep_format_field *f;
-	char key[64] = "";
+	int64_t key_num = 0;
+	size_t len = 0;
 	int v, n = 0;
-	size_t len;
 
 	f = enc->counter_key;
-	if (is_string_field(f)) {
+	if (f && is_string_field(f)) {
 		if (!field_bytes(tr, f, record, &p, &len))
 			return 0;
-		snprintf(key, sizeof(key), " %s%.*s", spec->key_prefix,
-			 (int)strnlen((const char *)p, len), p);
-	} else if (is_number_field(f)) {
+		len = strnlen((const char *)p, len);
+	} else if (f && is_number_field(f)) {
 		if (f->offset + (size_t)f->size > (size_t)record->size)
 			return 0;
-		snprintf(key, sizeof(key), " %s%" PRId64, spec->key_prefix,
-			 (int64_t)read_number(tr, f, data + f->offset));
+		key_num = (int64_t)read_number(tr, f, data + f->offset);
 	}
-	for (v = 0; v < PF_COUNTERS_MAX && spec->values[v]; v++) {
+	for (v = 0; v < PF_COUNTERS_MAX && ce->values[v].field; v++) {
 		f = enc->counter_values[v];
-		if (f->offset + (size_t)f->size > (size_t)record->size)
+		if (f->offset + (size_t)f->size > (size_t)record->size ||
+		    !vt_counter_track_name(ce, v, (const char *)p, len, key_num,
+					   counters[n].track,
+					   sizeof(counters[n].track)))
 			continue;
-		if (spec->values[1])
-			snprintf(counters[n].track, sizeof(counters[n].track),
-				 "%s%s %s", spec->event, key, spec->values[v]);
-		else
-			snprintf(counters[n].track, sizeof(counters[n].track),
-				 "%s%s", spec->event, key);
 		counters[n++].value = read_number(tr, f, data + f->offset);
 	}
 	return n;

@@ -4,9 +4,10 @@
  * record says, as Perfetto's messages say it. An event Perfetto has a
  * typed message for (perfetto-events.c) is written as that message, the
  * others as GenericFtraceEvent (ftrace's bprint and bputs with their
- * text formatted); the vendor GPU power and thermal events also give
- * counter values. Where those go in the file (bundles, packets, counter
- * tracks) is the writer's framing, perfetto-writer.c.
+ * text formatted); the events Perfetto's importer draws no counter track
+ * for (counter-events.h, @own_track) also give counter values. Where
+ * those go in the file (bundles, packets, counter tracks) is the writer's
+ * framing, perfetto-writer.c.
  */
 #ifndef _VTRACE_PERFETTO_TRANSLATE_H
 #define _VTRACE_PERFETTO_TRANSLATE_H
@@ -17,6 +18,8 @@
 
 #include <trace-seq.h>
 
+#include "analysis/counter-events.h"
+
 struct pf_event_enc;
 struct tep_handle;
 struct tep_record;
@@ -24,7 +27,7 @@ struct vt_formats;
 struct vt_pb;
 
 /* Counter values one event gives at the most. */
-#define PF_COUNTERS_MAX 2
+#define PF_COUNTERS_MAX VT_COUNTER_VALUES_MAX
 /* Bytes of a counter track's name, its NUL included. */
 #define PF_COUNTER_TRACK_MAX 192
 
@@ -53,7 +56,7 @@ struct vt_pf_translator {
 
 /**
  * struct vt_pf_counter - a counter value an event gives
- * @track: the counter track's name, "EVENT KEY[ VALUE]"
+ * @track: the counter track's name (counter-events.h)
  * @value: the value at the event's time
  */
 struct vt_pf_counter {
