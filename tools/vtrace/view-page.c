@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <vtrace/output-file.h>
 #include <vtrace/slices.h>
@@ -92,6 +91,18 @@ static int build_data(view_page_data_fn fn, void *arg, char **buf, size_t *len)
 	return ret;
 }
 
+struct page {
+	const char *data;
+	size_t len;
+};
+
+static int fill_page(FILE *f, void *arg)
+{
+	const struct page *pg = arg;
+
+	return write_template(f, pg->data, pg->len);
+}
+
 /**
  * view_page_write - write a page, whole or not at all
  * @cmd: the subcommand, for messages
@@ -106,43 +117,18 @@ static int build_data(view_page_data_fn fn, void *arg, char **buf, size_t *len)
 int view_page_write(const char *cmd, const char *path, view_page_data_fn fn,
 		    void *arg)
 {
-	struct vt_output_file out;
+	struct page pg;
 	size_t len = 0;
 	char *data;
-	FILE *f = NULL;
-	int ret, fd;
+	int ret;
 
 	ret = build_data(fn, arg, &data, &len);
-	if (ret) {
-		vtrace_err("%s: %s: %s", cmd, path, strerror(-ret));
-		return ret;
-	}
-	ret = vtrace_output_file_create(&out, path);
-	if (ret) {
-		vtrace_err("%s: %s: %s", cmd, path,
-			   vtrace_output_file_strerror(ret));
+	if (!ret) {
+		pg.data = data;
+		pg.len = len;
+		ret = vtrace_output_file_write(path, fill_page, &pg);
 		free(data);
-		return ret;
 	}
-	fd = dup(out.fd);
-	if (fd >= 0)
-		f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		if (fd >= 0)
-			close(fd);
-	} else {
-		ret = write_template(f, data, len);
-		if (fclose(f) && !ret)
-			ret = -errno;
-	}
-	free(data);
-	if (ret) {
-		vtrace_output_file_discard(&out);
-		vtrace_err("%s: %s: %s", cmd, path, strerror(-ret));
-		return ret;
-	}
-	ret = vtrace_output_file_commit(&out, false);
 	if (ret)
 		vtrace_err("%s: %s: %s", cmd, path,
 			   vtrace_output_file_strerror(ret));
