@@ -26,7 +26,8 @@ static void slices_usage(FILE *out)
 		"trace's markers and track events; or a dmtrace method trace\n"
 		"(.trace, or a .key/.data pair).\n"
 		"\n"
-		"  --json  {\"slices\":[{\"pid\",\"tid\",\"name\",\"ts\",\"dur\",\"depth\"}],\n"
+		"  --json  {\"slices\":[{\"pid\",\"tid\",\"name\",\"ts\",\"dur\",\"depth\"\n"
+		"          [,\"args\"]}],\n"
 		"          \"async\":[{\"pid\",\"name\",\"cookie\",\"ts\",\"dur\"}],\n"
 		"          \"counters\":[{\"pid\",\"name\",\"ts\",\"value\"}],\n"
 		"          \"unmatched\":N,\"open\":N,\"malformed\":N}, ts and dur in ns\n");
@@ -50,6 +51,8 @@ static int print_json(const struct vt_slices *s)
 		vtrace_json_uint(&j, "ts", sl->ts);
 		vtrace_json_uint(&j, "dur", sl->dur);
 		vtrace_json_int(&j, "depth", sl->depth);
+		if (sl->args != VT_SLICE_NO_ARGS)
+			vtrace_json_string(&j, "args", s->names[sl->args]);
 		vtrace_json_object_end(&j);
 	}
 	vtrace_json_array_end(&j);

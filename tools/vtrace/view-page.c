@@ -342,6 +342,19 @@ static void json_slices(struct vtrace_json *j, const struct vt_slices *s,
 		if (s->slices[i].kernel)
 			vtrace_json_uint(j, NULL, i);
 	vtrace_json_array_end(j);
+	/* Sparse too: the slices that have arguments, and theirs. */
+	vtrace_json_object_begin(j, "args");
+	vtrace_json_array_begin(j, "slice");
+	for (i = 0; i < s->nr_slices; i++)
+		if (s->slices[i].args != VT_SLICE_NO_ARGS)
+			vtrace_json_uint(j, NULL, i);
+	vtrace_json_array_end(j);
+	vtrace_json_array_begin(j, "text");
+	for (i = 0; i < s->nr_slices; i++)
+		if (s->slices[i].args != VT_SLICE_NO_ARGS)
+			vtrace_json_uint(j, NULL, s->slices[i].args);
+	vtrace_json_array_end(j);
+	vtrace_json_object_end(j);
 	if (s->has_cpu_time) {
 		vtrace_json_array_begin(j, "cpu");
 		for (i = 0; i < s->nr_slices; i++)

@@ -8,7 +8,9 @@
  * element, for tests. Nothing is fetched: the page works from file://.
  *
  * The location's hash sets the initial view: #t0=NS&t1=NS (ns from the
- * trace's start), sel=NAME, sort=COLUMN, asc=1, filter=TEXT.
+ * trace's start), sel=NAME, sort=COLUMN, asc=1, filter=TEXT, and
+ * hover=X,Y: the pointer at (X, Y) in the timeline, its tooltip kept in
+ * the state as a mouse's is.
  */
 'use strict';
 
@@ -358,6 +360,8 @@
 		const dur = Float64Array.from(sl.dur);
 		const nameOf = Int32Array.from(sl.name);
 		const kernel = new Uint8Array(n);
+		/* A span's arguments: an index in names, -1 for none. */
+		const argsOf = new Int32Array(n).fill(-1);
 		const nameIndex = new Map();
 		const canvas = document.getElementById('timeline');
 		const scroller = document.getElementById('timeline-scroll');
@@ -376,6 +380,10 @@
 		sl.kernel.forEach(function (i) {
 			kernel[i] = 1;
 		});
+		if (sl.args)
+			sl.args.slice.forEach(function (i, k) {
+				argsOf[i] = sl.args.text[k];
+			});
 
 		/*
 		 * A lane: spans that do not nest in each other, sorted by
@@ -854,7 +862,26 @@
 				(kernel[id] ? 'kernel function' : 'marker / method');
 			if (sl.cpu)
 				s += '\ncpu    ' + fmtNs(sl.cpu[id]);
+			if (argsOf[id] >= 0)
+				s += '\nargs   ' + names[argsOf[id]];
 			return s;
+		}
+
+		/*
+		 * The tooltip of the pointer at (@px, @py) on the canvas, or
+		 * hidden; its text is kept in the state.
+		 */
+		function hover(px, py) {
+			const h = hit(px, py);
+
+			state.hover = h ? describe(h) : null;
+			publish();
+			tooltip.hidden = !h;
+			if (!h)
+				return;
+			tooltip.textContent = state.hover;
+			tooltip.style.left = Math.min(px + 12, W - 260) + 'px';
+			tooltip.style.top = (py + 16) + 'px';
 		}
 
 		const drag = { on: false, x: 0, moved: false };
@@ -892,19 +919,12 @@
 				tooltip.hidden = true;
 				return;
 			}
-			const h = hit(e.clientX - b.left, e.clientY - b.top);
-
-			if (!h) {
-				tooltip.hidden = true;
-				return;
-			}
-			tooltip.textContent = describe(h);
-			tooltip.hidden = false;
-			tooltip.style.left = Math.min(e.clientX - b.left + 12, W - 260) + 'px';
-			tooltip.style.top = (e.clientY - b.top + 16) + 'px';
+			hover(e.clientX - b.left, e.clientY - b.top);
 		});
 		canvas.addEventListener('mouseleave', function () {
 			tooltip.hidden = true;
+			state.hover = null;
+			publish();
 		});
 		scroller.addEventListener('wheel', function (e) {
 			const b = canvas.getBoundingClientRect();
@@ -959,6 +979,7 @@
 			redraw();
 		};
 		this.draw = draw;
+		this.hover = hover;
 
 		state.spans = n;
 		state.threads = data.threads.length;
@@ -966,7 +987,7 @@
 			return r.kind === 'group' && r.label !== 'CPUs' && r.label !== 'Counters';
 		}).length;
 		state.rows = rowsList.map(function (r) {
-			const o = { kind: r.kind, label: r.label,
+			const o = { kind: r.kind, label: r.label, y: r.y,
 				    lanes: r.lanes ? r.lanes.length : r.counter ? 1 : 0,
 				    spans: r.lanes ? r.lanes.reduce(function (a, l) {
 					    return a + l.id.length;
@@ -1013,8 +1034,11 @@
 	document.title = title.textContent + ' - ' + (data.file || '');
 	renderTable();
 	select(params.sel !== undefined ? params.sel : null, true);
-	if (timeline)
+	if (timeline) {
 		timeline.draw();
+		if (params.hover !== undefined)
+			timeline.hover.apply(null, params.hover.split(',').map(Number));
+	}
 	/* The script's own time, and the time since the page was asked for. */
 	state.loadMs = Math.round(performance.now() - started);
 	state.openMs = Math.round(performance.now());

@@ -16,6 +16,7 @@ struct frame {
 	uint64_t cpu_ts;
 	uint64_t seq;
 	uint32_t name;
+	uint32_t args;
 	int pid;
 };
 
@@ -261,6 +262,7 @@ static int push(struct vt_slices *s, struct stack *stk, uint64_t ts,
 	f->cpu_ts = cpu_ts;
 	f->pid = pid;
 	f->name = name;
+	f->args = VT_SLICE_NO_ARGS;
 	f->seq = ++st->seq;
 	return 0;
 }
@@ -285,6 +287,7 @@ static int emit(struct vt_slices *s, struct tstate *t, const struct frame *f,
 	sl->tid = t->tid;
 	sl->depth = depth;
 	sl->name = f->name;
+	sl->args = f->args;
 	sl->kernel = kernel;
 	sl->seq = f->seq;
 	sl->parent_seq = parent ? parent->seq : 0;
@@ -364,6 +367,38 @@ int vtrace_slices_end(struct vt_slices *s, uint64_t ts, int tid,
 			parent = &t->user.frames[t->user.nr - 1];
 	}
 	return emit(s, t, f, parent, depth, kernel, ts, cpu_now(t, ts));
+}
+
+/**
+ * vtrace_slices_args - the arguments of a thread's innermost open slice
+ * @s: the set
+ * @tid: the thread
+ * @kernel: of its open kernel function, not of its open user slice
+ * @args: what the source tells of the call beside its name (a method's
+ *	source file and line), as text; empty or NULL for none
+ * @args_len: bytes of @args
+ *
+ * Call it after the vtrace_slices_begin() of the slice; the slice keeps
+ * them in &vt_slice.args when it ends.
+ *
+ * Return: 0, -ENOENT when the thread has no such open slice, or -ENOMEM.
+ */
+int vtrace_slices_args(struct vt_slices *s, int tid, bool kernel,
+		       const char *args, size_t args_len)
+{
+	struct tstate *t = find_tstate(s->state, tid);
+	struct stack *stk;
+
+	if (!t)
+		return -ENOENT;
+	stk = kernel ? &t->kernel : &t->user;
+	if (!stk->nr)
+		return -ENOENT;
+	if (!args || !args_len) {
+		stk->frames[stk->nr - 1].args = VT_SLICE_NO_ARGS;
+		return 0;
+	}
+	return intern(s, args, args_len, &stk->frames[stk->nr - 1].args);
 }
 
 static int async_begin(struct vt_slices *s, uint64_t ts,

@@ -42,10 +42,13 @@ struct vt_dmtrace_thread {
  * struct vt_dmtrace_method - a "*methods" line
  * @id: the method id, action bits clear
  * @name: class, then ".method" and " signature" where the line has them
+ * @source: the line's source file, then ":line" where it has one (the
+ *	fields ART writes after the signature), or NULL
  */
 struct vt_dmtrace_method {
 	uint32_t id;
 	char *name;
+	char *source;
 };
 
 /**

@@ -25,6 +25,8 @@
 
 /* No parent: a slice at the bottom of its thread's stack. */
 #define VT_SLICE_NO_PARENT SIZE_MAX
+/* No arguments: what most slices carry (see vtrace_slices_args()). */
+#define VT_SLICE_NO_ARGS UINT32_MAX
 
 /**
  * struct vt_slice - one finished slice
@@ -37,6 +39,8 @@
  * @tid: thread
  * @depth: 0 at the bottom of the thread's stack
  * @name: index in &vt_slices.names
+ * @args: index in &vt_slices.names of the slice's arguments, or
+ *	%VT_SLICE_NO_ARGS
  * @kernel: a kernel function (function graph), not a marker
  * @parent: index in &vt_slices.slices of the enclosing slice, or
  *	%VT_SLICE_NO_PARENT
@@ -52,6 +56,7 @@ struct vt_slice {
 	int tid;
 	int depth;
 	uint32_t name;
+	uint32_t args;
 	bool kernel;
 	size_t parent;
 	uint64_t seq;
@@ -137,7 +142,8 @@ struct vt_slices_state;
  * @runs: which thread ran on which CPU, sorted by begin, when the source
  *	gave sched_switch events with their CPU (vtrace_slices_cpu_switch())
  * @nr_runs: entries of @runs
- * @names: interned names, indexed by the name fields above
+ * @names: interned names (and slices' arguments), indexed by the name
+ *	and args fields above
  * @nr_names: entries of @names
  * @unmatched: ends (E, F, method exits, function graph exits) with no
  *	begin to match
@@ -175,6 +181,8 @@ int vtrace_slices_begin(struct vt_slices *s, uint64_t ts, int pid, int tid,
 			const char *name, size_t name_len, bool kernel);
 int vtrace_slices_end(struct vt_slices *s, uint64_t ts, int tid,
 		      const char *name, bool kernel);
+int vtrace_slices_args(struct vt_slices *s, int tid, bool kernel,
+		       const char *args, size_t args_len);
 int vtrace_slices_counter(struct vt_slices *s, uint64_t ts, int pid,
 			  const char *name, size_t name_len, int64_t value);
 int vtrace_slices_sched_switch(struct vt_slices *s, uint64_t ts, int prev_tid,

@@ -180,13 +180,36 @@ static int add_thread(struct key_parser *p, const char *s, size_t len)
 	return 0;
 }
 
-/* "0xID\tclass[\tmethod[\tsignature[\t...]]]" */
+/* "FILE:LINE" or "FILE" of a key line's fields, NULL when it has no file. */
+static int method_source(const char *file, size_t file_len, const char *line,
+			 size_t line_len, char **source)
+{
+	char *p;
+
+	*source = NULL;
+	if (!file_len)
+		return 0;
+	p = malloc(file_len + line_len + 2);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, file, file_len);
+	if (line_len) {
+		p[file_len] = ':';
+		memcpy(p + file_len + 1, line, line_len);
+		file_len += line_len + 1;
+	}
+	p[file_len] = '\0';
+	*source = p;
+	return 0;
+}
+
+/* "0xID\tclass[\tmethod[\tsignature[\tsource file[\tline]]]]" */
 static int add_method(struct key_parser *p, const char *s, size_t len)
 {
 	struct vt_dmtrace *t = p->t;
-	const char *field[3] = { 0 }, *end = s + len, *tab;
-	size_t flen[3] = { 0 }, i, nr = 0;
-	char *name;
+	const char *field[5] = { 0 }, *end = s + len, *tab;
+	size_t flen[5] = { 0 }, i, nr = 0;
+	char *name, *source;
 	uint64_t id;
 	void *n;
 
@@ -199,7 +222,7 @@ static int add_method(struct key_parser *p, const char *s, size_t len)
 			p->msg, p->msg_size,
 			"key line %u: a method line is '0xID<TAB>CLASS[<TAB>METHOD<TAB>SIGNATURE]'",
 			p->line);
-	for (s = tab + 1; s <= end && nr < 3; s = tab + 1) {
+	for (s = tab + 1; s <= end && nr < 5; s = tab + 1) {
 		tab = memchr(s, '\t', end - s);
 		if (!tab)
 			tab = end;
@@ -223,12 +246,15 @@ static int add_method(struct key_parser *p, const char *s, size_t len)
 	}
 	name[i] = '\0';
 	n = reallocarray(t->methods, t->nr_methods + 1, sizeof(*t->methods));
-	if (!n) {
+	if (n)
+		t->methods = n;
+	if (!n ||
+	    method_source(field[3], flen[3], field[4], flen[4], &source)) {
 		free(name);
 		return -ENOMEM;
 	}
-	t->methods = n;
 	t->methods[t->nr_methods].id = id & ~DMTRACE_ACTION_MASK;
+	t->methods[t->nr_methods].source = source;
 	t->methods[t->nr_methods++].name = name;
 	return 0;
 }
@@ -511,8 +537,10 @@ void vtrace_dmtrace_free(struct vt_dmtrace *t)
 
 	for (i = 0; i < t->nr_threads; i++)
 		free(t->threads[i].name);
-	for (i = 0; i < t->nr_methods; i++)
+	for (i = 0; i < t->nr_methods; i++) {
 		free(t->methods[i].name);
+		free(t->methods[i].source);
+	}
 	free(t->threads);
 	free(t->methods);
 	free(t->records);
@@ -707,7 +735,8 @@ vtrace_dmtrace_find_thread(const struct vt_dmtrace *t, unsigned int id)
  *
  * Each enter/exit pair of a thread is a slice; times are the wall clock
  * (the header's start plus the record's delta), the thread clock giving
- * the CPU times where the trace has one.
+ * the CPU times where the trace has one. A method's source file and line
+ * are its slices' arguments.
  *
  * Return: 0, or -ENOMEM.
  */
@@ -715,7 +744,7 @@ int vtrace_dmtrace_slices(const struct vt_dmtrace *t, struct vt_slices *s)
 {
 	const struct vt_dmtrace_thread *th;
 	const struct vt_dmtrace_record *r;
-	const char *name;
+	const char *name, *src;
 	uint64_t ts;
 	int pid, tid, ret = 0;
 	size_t i;
@@ -740,11 +769,16 @@ int vtrace_dmtrace_slices(const struct vt_dmtrace *t, struct vt_slices *s)
 				s, tid, (uint64_t)r->cpu_us * 1000);
 		if (ret)
 			break;
-		if (r->action == DMTRACE_ACTION_ENTER)
+		if (r->action == DMTRACE_ACTION_ENTER) {
 			ret = vtrace_slices_begin(s, ts, pid, tid, name,
 						  strlen(name), false);
-		else
+			src = t->methods[r->method].source;
+			if (!ret && src)
+				ret = vtrace_slices_args(s, tid, false, src,
+							 strlen(src));
+		} else {
 			ret = vtrace_slices_end(s, ts, tid, name, false);
+		}
 	}
 	for (i = 0; i < t->nr_threads && !ret; i++)
 		ret = vtrace_slices_thread(s, t->threads[i].tid,
