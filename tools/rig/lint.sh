@@ -16,7 +16,8 @@
 # docutils parses Documentation/*.rst without a warning, and groff
 # formats the man pages without one.
 # --no-module skips the module builds (minutes): the checks of the files
-# alone, for running before landing.
+# alone, for running before landing.  checkpatch runs on every CPU, or on
+# $VTRACE_LINT_JOBS of them (run-host.sh static: one, beside a guest).
 
 set -uo pipefail
 
@@ -74,7 +75,7 @@ checkpatch() {
 	local ignore=(${1:+--ignore "$1"})
 	shift
 	(cd "$top" && printf '%s\0' "$@" |
-		xargs -0 -n 8 -P "$(nproc)" perl "$ksrc/scripts/checkpatch.pl" \
+		xargs -0 -n 8 -P "${VTRACE_LINT_JOBS:-$(nproc)}" perl "$ksrc/scripts/checkpatch.pl" \
 			--strict --no-tree --terse --show-types "${ignore[@]}" -f 2>&1) |
 		grep -E ': (ERROR|WARNING|CHECK):'
 	rm -f "$top"/.checkpatch-camelcase.*

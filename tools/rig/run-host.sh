@@ -7,8 +7,9 @@
 #            tracefs (tests that need vtrace.ko skip here: the host kernel
 #            cannot load modules), the helper's unit tests under ASan/UBSan
 #            and the Debian packages (check-packages.sh);
-#   static   what reads no tracefs and times nothing: lint.sh and a bounded
-#            libFuzzer run, so check.sh runs it beside a guest.
+#   static   what reads no tracefs and times nothing: lint.sh (checkpatch
+#            on one CPU) and a bounded libFuzzer run, one thing at a time,
+#            so check.sh runs it beside a guest.
 # With no argument, both.  Each part's output is framed exactly like a guest
 # console, so console-check.sh judges both the same way.
 
@@ -52,7 +53,7 @@ frame() {
 # that a result is reproducible (see fuzz_report.sh).
 run_static() {
 	echo "### vtrace-guest $(uname -r) $(uname -m) cpus=$(nproc) mode=host-static"
-	frame rig:lint "$rig/lint.sh"
+	frame rig:lint env VTRACE_LINT_JOBS=1 "$rig/lint.sh"
 	frame vtrace_tool:fuzz env FUZZ_RUNS=8000 \
 		make -s -C "$top/selftests/vtrace_tool" fuzz
 	echo "### vtrace-done"
