@@ -12,13 +12,18 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <event-parse.h>
+
+#include <vtrace/perfetto-input.h>
 
 #include "sinks/perfetto/perfetto-format.h"
 #include "sinks/perfetto/perfetto-writer.h"
@@ -286,6 +291,150 @@ TEST(golden_trace)
 	EXPECT_EQ(0, vt_perfetto_finish(pf));
 	EXPECT_EQ(10, vt_perfetto_events(pf));
 	vt_perfetto_free(pf);
+	close(fd);
+	tep_free(opts.tep);
+}
+
+/*
+ * Records from one thread per CPU at once, as while recording: every CPU
+ * meets the same threads (each must be announced once, and named once in
+ * the process tree) and writes markers, sched_switch and an event with an
+ * array field (formatted in the CPU's own scratch text).
+ */
+#define THREADED_CPUS 4
+#define THREADED_RECORDS 20000
+#define THREADED_PIDS 700
+#define THREADED_PID_BASE 100
+#define THREADED_TGID 4242
+/* Every this many records, a B| marker; the next record ends it. */
+#define THREADED_MARKER_EVERY 100
+
+struct threaded_cpu {
+	struct vt_perfetto *pf;
+	int cpu;
+	int ret;
+};
+
+static unsigned char threaded_announced[THREADED_PID_BASE + THREADED_PIDS];
+static int threaded_announcements;
+
+/* Called under the writer's lock: plain counting is enough. */
+static void threaded_new_pid(void *ctx, int pid)
+{
+	(void)ctx;
+	threaded_announcements++;
+	if (pid >= THREADED_PID_BASE && pid < THREADED_PID_BASE + THREADED_PIDS)
+		threaded_announced[pid]++;
+}
+
+static void *threaded_writer(void *arg)
+{
+	struct threaded_cpu *t = arg;
+	char marker[64];
+	struct rec r;
+	int i, pid, len;
+
+	for (i = 0; i < THREADED_RECORDS && !t->ret; i++) {
+		pid = THREADED_PID_BASE + (i * 3 + t->cpu) % THREADED_PIDS;
+		if (i % THREADED_MARKER_EVERY == 0 ||
+		    i % THREADED_MARKER_EVERY == 1) {
+			len = snprintf(marker, sizeof(marker),
+				       i % THREADED_MARKER_EVERY ?
+					       "E|%d\n" :
+					       "B|%d|work-%d\n",
+				       THREADED_TGID, t->cpu);
+			pid = THREADED_PID_BASE + t->cpu;
+			common(&r, 5, pid);
+			put_u64(&r, 8, 0xffffffff81000010ull);
+			put(&r, 16, marker, len + 1);
+		} else if (i % 2) {
+			common(&r, 1504, pid);
+			put_u16(&r, 8, i);
+			put_u16(&r, 10, t->cpu);
+			put_u16(&r, 12, 3);
+			put(&r, 14, "\xff", 1);
+		} else {
+			common(&r, 300, pid);
+			put(&r, 8, "a", 2);
+			put_u32(&r, 24, pid);
+			put_u32(&r, 28, 120);
+			put_u64(&r, 32, 1);
+			put(&r, 40, "b", 2);
+			put_u32(&r, 56, pid + 1);
+			put_u32(&r, 60, 120);
+		}
+		t->ret =
+			add(t->pf, t->cpu, 1000000ull + i * 10 + t->cpu, &r, 0);
+	}
+	return NULL;
+}
+
+TEST(cpus_written_at_once)
+{
+	struct vt_perfetto_opts opts = { .ncpus = THREADED_CPUS,
+					 .new_pid = threaded_new_pid };
+	struct threaded_cpu threads[THREADED_CPUS];
+	size_t per_cpu[THREADED_CPUS] = { 0 }, i;
+	pthread_t tids[THREADED_CPUS];
+	struct vt_perfetto_input in;
+	char name[16], msg[256];
+	struct vt_perfetto *pf;
+	int cpu, pid, fd, once = 0;
+	struct stat st;
+	void *map;
+
+	opts.tep = make_tep();
+	ASSERT_NE(NULL, opts.tep);
+	for (pid = THREADED_PID_BASE; pid <= THREADED_PID_BASE + THREADED_PIDS;
+	     pid++) {
+		snprintf(name, sizeof(name), "worker-%d", pid);
+		ASSERT_EQ(0, tep_register_comm(opts.tep, name, pid));
+	}
+	fd = memfd_create("threaded.pftrace", 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vt_perfetto_create(&pf, fd, &opts));
+	for (cpu = 0; cpu < THREADED_CPUS; cpu++) {
+		threads[cpu] = (struct threaded_cpu) { .pf = pf, .cpu = cpu };
+		ASSERT_EQ(0, pthread_create(&tids[cpu], NULL, threaded_writer,
+					    &threads[cpu]));
+	}
+	for (cpu = 0; cpu < THREADED_CPUS; cpu++) {
+		pthread_join(tids[cpu], NULL);
+		EXPECT_EQ(0, threads[cpu].ret);
+	}
+	ASSERT_EQ(0, vt_perfetto_finish(pf));
+	EXPECT_EQ(THREADED_CPUS * THREADED_RECORDS, vt_perfetto_events(pf));
+	vt_perfetto_free(pf);
+
+	/* sched_switch's next_pid is not the writer's: pids 100..799. */
+	EXPECT_EQ(THREADED_PIDS, threaded_announcements);
+	for (pid = THREADED_PID_BASE; pid < THREADED_PID_BASE + THREADED_PIDS;
+	     pid++)
+		once += threaded_announced[pid] == 1;
+	EXPECT_EQ(THREADED_PIDS, once);
+
+	ASSERT_EQ(0, fstat(fd, &st));
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, vtrace_perfetto_parse(&in, map, st.st_size, msg,
+					   sizeof(msg)));
+	EXPECT_EQ(THREADED_CPUS * THREADED_RECORDS, in.nr_events);
+	for (i = 0; i < in.nr_events; i++)
+		if (in.events[i].cpu >= 0 && in.events[i].cpu < THREADED_CPUS)
+			per_cpu[in.events[i].cpu]++;
+	for (cpu = 0; cpu < THREADED_CPUS; cpu++)
+		EXPECT_EQ(THREADED_RECORDS, per_cpu[cpu]);
+	/* One work-CPU slice per marker pair, all of the markers' process. */
+	EXPECT_EQ(THREADED_CPUS * THREADED_RECORDS / THREADED_MARKER_EVERY,
+		  in.slices.nr_slices);
+	for (i = 0; i < in.slices.nr_slices; i++)
+		if (in.slices.slices[i].pid != THREADED_TGID)
+			break;
+	EXPECT_EQ(in.slices.nr_slices, i);
+	EXPECT_STREQ("worker-100", vtrace_perfetto_comm(&in, 100));
+	EXPECT_STREQ("worker-799", vtrace_perfetto_comm(&in, 799));
+	vtrace_perfetto_input_free(&in);
+	munmap(map, st.st_size);
 	close(fd);
 	tep_free(opts.tep);
 }

@@ -12,7 +12,6 @@
  * recording exists nowhere else) and the failure is reported.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +34,7 @@
  * @tep: @formats' tep
  * @kbufs: a sub-buffer decoder per CPU
  * @nr_cpus: entries in @kbufs
- * @pf: the writer
- * @lock: serializes the CPUs' threads on @pf
+ * @pf: the writer, fed by the CPUs' threads at once
  * @err: text of a failure outside the writer
  */
 struct perfetto_sink {
@@ -46,7 +44,6 @@ struct perfetto_sink {
 	struct kbuffer **kbufs;
 	int nr_cpus;
 	struct vt_perfetto *pf;
-	pthread_mutex_t lock;
 	char err[256];
 };
 
@@ -156,7 +153,6 @@ static int perfetto_add_subbuf(struct vtrace_sink *sink, int cpu,
 	if (kbuffer_load_subbuffer(kbuf, (void *)subbuf))
 		return 0;
 	record.missed_events = kbuffer_missed_events(kbuf);
-	pthread_mutex_lock(&ps->lock);
 	for (data = kbuffer_read_event(kbuf, &ts); data && !ret;
 	     data = kbuffer_next_event(kbuf, &ts)) {
 		record.ts = ts;
@@ -165,20 +161,13 @@ static int perfetto_add_subbuf(struct vtrace_sink *sink, int cpu,
 		ret = vt_perfetto_add_record(ps->pf, &record);
 		record.missed_events = 0;
 	}
-	pthread_mutex_unlock(&ps->lock);
 	return ret;
 }
 
 static int perfetto_add_packet(struct vtrace_sink *sink, const void *packet,
 			       size_t len)
 {
-	struct perfetto_sink *ps = priv_of(sink);
-	int ret;
-
-	pthread_mutex_lock(&ps->lock);
-	ret = vt_perfetto_add_packet(ps->pf, packet, len);
-	pthread_mutex_unlock(&ps->lock);
-	return ret;
+	return vt_perfetto_add_packet(priv_of(sink)->pf, packet, len);
 }
 
 /* saved_tgids: "PID TGID" lines (kernels since 4.14, record-tgid on). */
@@ -261,7 +250,6 @@ static void perfetto_destroy(struct vtrace_sink *sink)
 		kbuffer_free(ps->kbufs[cpu]);
 	free(ps->kbufs);
 	vt_formats_release(&ps->formats);
-	pthread_mutex_destroy(&ps->lock);
 	free(ps);
 }
 
@@ -302,7 +290,6 @@ int vtrace_perfetto_sink_create(const char *path, struct vtrace_sink **out)
 		return -ENOMEM;
 	}
 	ps->file.fd = -1;
-	pthread_mutex_init(&ps->lock, NULL);
 	sink->ops = &perfetto_sink_ops;
 	sink->priv = ps;
 	*out = sink;

@@ -4,7 +4,8 @@
  * perfetto-translate.h).
  *
  * Per event id, how to encode it is worked out once (typed message,
- * generic, counters) and kept in @encs.
+ * generic, counters) and kept in @encs, which the CPUs' threads read
+ * without a lock: an entry, once published, never changes.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -192,36 +193,49 @@ int vt_pf_record_type(const struct vt_pf_translator *tr,
 	return common_field(tr, tr->type, record);
 }
 
-static struct pf_event_enc *get_enc(struct vt_pf_translator *tr,
-				    struct tep_record *record)
+/* Under @tr->lock: the encoding of event @id, worked out on first use. */
+static struct pf_event_enc *make_enc_locked(struct vt_pf_translator *tr, int id)
 {
-	struct pf_event_enc **encs;
+	struct pf_event_enc **chunk = tr->encs[id >> 8], *enc;
 	struct tep_event *event;
-	size_t n;
-	int id;
 
-	id = vt_pf_record_type(tr, record);
-	if (id < 0)
-		return NULL;
-	if ((size_t)id < tr->nr_encs && tr->encs[id])
-		return tr->encs[id];
+	if (chunk && chunk[id & 0xff])
+		return chunk[id & 0xff];
 	event = tep_find_event(tr->tep, id);
 	if (!event && tr->formats && !vt_formats_need(tr->formats, id))
 		event = tep_find_event(tr->tep, id);
 	if (!event)
 		return NULL;
-	if ((size_t)id >= tr->nr_encs) {
-		n = id + 64;
-		encs = reallocarray(tr->encs, n, sizeof(*encs));
-		if (!encs)
+	if (!chunk) {
+		chunk = calloc(256, sizeof(*chunk));
+		if (!chunk)
 			return NULL;
-		memset(encs + tr->nr_encs, 0,
-		       (n - tr->nr_encs) * sizeof(*encs));
-		tr->encs = encs;
-		tr->nr_encs = n;
+		__atomic_store_n(&tr->encs[id >> 8], chunk, __ATOMIC_RELEASE);
 	}
-	tr->encs[id] = make_enc(tr, event);
-	return tr->encs[id];
+	enc = make_enc(tr, event);
+	if (enc)
+		__atomic_store_n(&chunk[id & 0xff], enc, __ATOMIC_RELEASE);
+	return enc;
+}
+
+static struct pf_event_enc *get_enc(struct vt_pf_translator *tr,
+				    struct tep_record *record)
+{
+	struct pf_event_enc **chunk, *enc;
+	int id;
+
+	id = vt_pf_record_type(tr, record);
+	if (id < 0 || id > 0xffff)
+		return NULL;
+	chunk = __atomic_load_n(&tr->encs[id >> 8], __ATOMIC_ACQUIRE);
+	enc = chunk ? __atomic_load_n(&chunk[id & 0xff], __ATOMIC_ACQUIRE) :
+		      NULL;
+	if (enc)
+		return enc;
+	pthread_mutex_lock(&tr->lock);
+	enc = make_enc_locked(tr, id);
+	pthread_mutex_unlock(&tr->lock);
+	return enc;
 }
 
 /* A number field's value, sign-extended when the format says signed. */
@@ -292,6 +306,33 @@ static void put_string_field(struct vt_pf_translator *tr, struct vt_pb *pb,
 	vt_pb_bytes(pb, number, p, strnlen((const char *)p, len));
 }
 
+/*
+ * @n numbers of @size bytes at @p as a repeated varint field (sys_enter's
+ * arguments): room is made once and the bytes written through a local
+ * pointer, as this runs for every syscall traced.
+ */
+static void put_varints(const struct vt_pf_translator *tr, struct vt_pb *pb,
+			uint32_t number, const unsigned char *p, size_t n,
+			unsigned int size)
+{
+	uint64_t tag = (uint64_t)number << 3 | VT_PB_VARINT, v;
+	unsigned char *out;
+	size_t i;
+
+	if (vt_pb_room(pb, n * 2 * VT_PB_VARINT_MAX))
+		return;
+	out = pb->buf + pb->len;
+	for (i = 0; i < n; i++) {
+		if (tr->native && size == sizeof(v))
+			memcpy(&v, p + i * size, sizeof(v));
+		else
+			v = load(tr, p + i * size, size);
+		out = vt_pb_put_varint(out, tag);
+		out = vt_pb_put_varint(out, v);
+	}
+	pb->len = out - pb->buf;
+}
+
 static void put_typed(struct vt_pf_translator *tr, struct vt_pb *pb,
 		      const struct pf_event_enc *enc,
 		      const struct tep_record *record)
@@ -299,7 +340,7 @@ static void put_typed(struct vt_pf_translator *tr, struct vt_pb *pb,
 	const unsigned char *data = record->data, *p;
 	const struct pf_field *pff;
 	struct tep_format_field *f;
-	size_t len, i;
+	size_t len;
 	uint64_t v;
 	int n;
 
@@ -314,12 +355,10 @@ static void put_typed(struct vt_pf_translator *tr, struct vt_pb *pb,
 			continue;
 		}
 		if (pff->kind == PF_UINT64_ARRAY) {
-			if (!field_bytes(tr, f, record, &p, &len))
-				continue;
-			for (i = 0; i + f->elementsize <= len;
-			     i += f->elementsize)
-				vt_pb_varint(pb, pff->number,
-					     load(tr, p + i, f->elementsize));
+			if (field_bytes(tr, f, record, &p, &len))
+				put_varints(tr, pb, pff->number, p,
+					    len / f->elementsize,
+					    f->elementsize);
 			continue;
 		}
 		if (f->offset + (size_t)f->size > (size_t)record->size)
@@ -341,8 +380,8 @@ static void put_typed(struct vt_pf_translator *tr, struct vt_pb *pb,
 }
 
 /* A non-string array's elements, as {1,2,3}. */
-static void put_array_field(struct vt_pf_translator *tr, struct vt_pb *pb,
-			    const struct tep_format_field *f,
+static void put_array_field(struct vt_pf_translator *tr, struct trace_seq *seq,
+			    struct vt_pb *pb, const struct tep_format_field *f,
 			    const struct tep_record *record)
 {
 	unsigned int esize = f->elementsize;
@@ -353,30 +392,33 @@ static void put_array_field(struct vt_pf_translator *tr, struct vt_pb *pb,
 		return;
 	if (esize != 1 && esize != 2 && esize != 4 && esize != 8)
 		esize = 1;
-	trace_seq_reset(&tr->seq);
-	trace_seq_putc(&tr->seq, '{');
+	trace_seq_reset(seq);
+	trace_seq_putc(seq, '{');
 	for (i = 0; i + esize <= len; i += esize)
-		trace_seq_printf(&tr->seq, "%s%llu", i ? "," : "",
+		trace_seq_printf(seq, "%s%llu", i ? "," : "",
 				 (unsigned long long)load(tr, p + i, esize));
-	trace_seq_putc(&tr->seq, '}');
-	vt_pb_bytes(pb, PF_GENERIC_FIELD_STR_VALUE, tr->seq.buffer,
-		    tr->seq.len);
+	trace_seq_putc(seq, '}');
+	vt_pb_bytes(pb, PF_GENERIC_FIELD_STR_VALUE, seq->buffer, seq->len);
 }
 
-/* The event's text as the kernel prints it, without the newline. */
-static void put_event_text(struct vt_pf_translator *tr, struct vt_pb *pb,
-			   struct tep_record *record)
+/*
+ * The event's text as the kernel prints it, without the newline; under
+ * @tr->lock, as printing looks the event up in the tep.
+ */
+static void put_event_text(struct vt_pf_translator *tr, struct trace_seq *seq,
+			   struct vt_pb *pb, struct tep_record *record)
 {
-	trace_seq_reset(&tr->seq);
-	tep_print_event(tr->tep, &tr->seq, record, "%s", TEP_PRINT_INFO);
-	if (tr->seq.len && tr->seq.buffer[tr->seq.len - 1] == '\n')
-		tr->seq.len--;
-	vt_pb_bytes(pb, PF_GENERIC_FIELD_STR_VALUE, tr->seq.buffer,
-		    tr->seq.len);
+	trace_seq_reset(seq);
+	pthread_mutex_lock(&tr->lock);
+	tep_print_event(tr->tep, seq, record, "%s", TEP_PRINT_INFO);
+	pthread_mutex_unlock(&tr->lock);
+	if (seq->len && seq->buffer[seq->len - 1] == '\n')
+		seq->len--;
+	vt_pb_bytes(pb, PF_GENERIC_FIELD_STR_VALUE, seq->buffer, seq->len);
 }
 
-static void put_generic(struct vt_pf_translator *tr, struct vt_pb *pb,
-			const struct pf_event_enc *enc,
+static void put_generic(struct vt_pf_translator *tr, struct trace_seq *seq,
+			struct vt_pb *pb, const struct pf_event_enc *enc,
 			struct tep_record *record)
 {
 	const unsigned char *data = record->data;
@@ -389,12 +431,12 @@ static void put_generic(struct vt_pf_translator *tr, struct vt_pb *pb,
 		vt_pb_begin_short(pb, PF_GENERIC_FIELD);
 		vt_pb_string(pb, PF_GENERIC_FIELD_NAME, f->name);
 		if (f == enc->text_field) {
-			put_event_text(tr, pb, record);
+			put_event_text(tr, seq, pb, record);
 		} else if (is_string_field(f)) {
 			put_string_field(tr, pb, PF_GENERIC_FIELD_STR_VALUE, f,
 					 record);
 		} else if (!is_number_field(f)) {
-			put_array_field(tr, pb, f, record);
+			put_array_field(tr, seq, pb, f, record);
 		} else if (f->offset + (size_t)f->size <=
 			   (size_t)record->size) {
 			v = read_number(tr, f, data + f->offset);
@@ -452,16 +494,15 @@ void vt_pf_translator_init(struct vt_pf_translator *tr, struct tep_handle *tep,
 
 	tr->tep = tep;
 	tr->formats = formats;
-	tr->encs = NULL;
-	tr->nr_encs = 0;
-	trace_seq_init(&tr->seq);
+	memset(tr->encs, 0, sizeof(tr->encs));
+	pthread_mutex_init(&tr->lock, NULL);
 	tr->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
 	tr->type = any ? tep_find_common_field(any, "common_type") : NULL;
 	tr->pid = any ? tep_find_common_field(any, "common_pid") : NULL;
 }
 
-int vt_pf_translate(struct vt_pf_translator *tr, struct vt_pb *pb,
-		    struct tep_record *record,
+int vt_pf_translate(struct vt_pf_translator *tr, struct trace_seq *scratch,
+		    struct vt_pb *pb, struct tep_record *record,
 		    struct vt_pf_counter counters[PF_COUNTERS_MAX])
 {
 	struct pf_event_enc *enc = get_enc(tr, record);
@@ -471,7 +512,7 @@ int vt_pf_translate(struct vt_pf_translator *tr, struct vt_pb *pb,
 	if (enc->how == ENC_TYPED)
 		put_typed(tr, pb, enc, record);
 	else
-		put_generic(tr, pb, enc, record);
+		put_generic(tr, scratch, pb, enc, record);
 	if (!enc->counter)
 		return 0;
 	return get_counters(tr, enc, record, counters);
@@ -479,10 +520,14 @@ int vt_pf_translate(struct vt_pf_translator *tr, struct vt_pb *pb,
 
 void vt_pf_translator_release(struct vt_pf_translator *tr)
 {
-	size_t i;
+	size_t hi, lo;
 
-	for (i = 0; i < tr->nr_encs; i++)
-		free(tr->encs[i]);
-	free(tr->encs);
-	trace_seq_destroy(&tr->seq);
+	for (hi = 0; hi < 256; hi++) {
+		if (!tr->encs[hi])
+			continue;
+		for (lo = 0; lo < 256; lo++)
+			free(tr->encs[hi][lo]);
+		free(tr->encs[hi]);
+	}
+	pthread_mutex_destroy(&tr->lock);
 }

@@ -8,10 +8,17 @@
  * for (counter-events.h, @own_track) also give counter values. Where
  * those go in the file (bundles, packets, counter tracks) is the writer's
  * framing, perfetto-writer.c.
+ *
+ * Threads: vt_pf_translate() may run for several records at once (one
+ * thread per CPU while recording), each thread with its own @scratch.
+ * The tep is only touched under the translator's lock: when an event's
+ * encoding is worked out (which may parse its format into the tep) and
+ * when ftrace's bprint/bputs text is printed with it.
  */
 #ifndef _VTRACE_PERFETTO_TRANSLATE_H
 #define _VTRACE_PERFETTO_TRANSLATE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,10 +42,10 @@ struct vt_pb;
  * struct vt_pf_translator - how each event is translated
  * @tep: the events' formats
  * @formats: where @tep takes more from, NULL when it holds them all
- * @encs: by event id, how its records are encoded, worked out on the
- *	first one; NULL for an id not met yet
- * @nr_encs: the length of @encs
- * @seq: where a field's or an event's text is formatted
+ * @encs: by event id (its high byte, then its low byte), how its
+ *	records are encoded, worked out on the first one; NULL for an id
+ *	not met yet. Read without @lock, filled in under it, never moved.
+ * @lock: serializes working out encodings and every use of @tep
  * @native: the records are in this machine's byte order
  * @type: the common_type field, NULL when the formats have none
  * @pid: the common_pid field, NULL when the formats have none
@@ -46,9 +53,8 @@ struct vt_pb;
 struct vt_pf_translator {
 	struct tep_handle *tep;
 	struct vt_formats *formats;
-	struct pf_event_enc **encs;
-	size_t nr_encs;
-	struct trace_seq seq;
+	struct pf_event_enc **encs[256];
+	pthread_mutex_t lock;
 	bool native;
 	const struct tep_format_field *type;
 	const struct tep_format_field *pid;
@@ -97,6 +103,8 @@ int vt_pf_record_type(const struct vt_pf_translator *tr,
 /**
  * vt_pf_translate - an ftrace record as an FtraceEvent's body
  * @tr: the translator
+ * @scratch: where the text of array fields is formatted; the calling
+ *	thread's own
  * @pb: where the FtraceEvent is open; the event's typed message or
  *	GenericFtraceEvent is added to it. An event whose format is not
  *	known (or not allocated) adds nothing.
@@ -105,8 +113,8 @@ int vt_pf_record_type(const struct vt_pf_translator *tr,
  *
  * Return: the number of @counters set, 0 to %PF_COUNTERS_MAX.
  */
-int vt_pf_translate(struct vt_pf_translator *tr, struct vt_pb *pb,
-		    struct tep_record *record,
+int vt_pf_translate(struct vt_pf_translator *tr, struct trace_seq *scratch,
+		    struct vt_pb *pb, struct tep_record *record,
 		    struct vt_pf_counter counters[PF_COUNTERS_MAX]);
 
 /**

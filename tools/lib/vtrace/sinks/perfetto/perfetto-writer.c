@@ -14,6 +14,7 @@
  * them: bundles, packets, counter tracks, the process tree and stats.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include <event-parse.h>
+#include <trace-seq.h>
 
 #include "analysis/marker-parse.h"
 #include "sinks/perfetto/perfetto-format.h"
@@ -46,16 +48,39 @@ struct track {
 	uint64_t uuid;
 };
 
+/* A bitmap of thread ids. */
+struct pid_set {
+	uint64_t *words;
+	size_t nr_words;
+};
+
+/*
+ * What one CPU's thread writes: its bundle, its counts, and which pids
+ * and marker writers it has passed to the shared state already, so that
+ * it takes the lock once per new thread, not per event. The stats, set
+ * at the end, come last: the next CPU's bundle is written right after.
+ */
 struct cpu_state {
 	struct vt_pb pb;
 	bool open; /* a packet and bundle are open in @pb */
 	bool lost; /* the next bundle starts after lost events */
+	uint64_t lost_events;
+	uint64_t events;
+	uint64_t first_ts;
+	uint64_t last_ts;
+	struct trace_seq scratch;
+	struct pid_set pids;
+	struct pid_set marker_pids; /* markers whose process is known */
 	bool have_stats;
 	struct vt_perfetto_cpu_stats stats;
-	uint64_t lost_events;
 };
 
+/*
+ * @lock covers the file, @misc, the tracks, @pids, @tgids, the clock pair
+ * and the error; the CPUs' own state needs none.
+ */
 struct vt_perfetto {
+	pthread_mutex_t lock;
 	struct tep_handle *tep;
 	int fd;
 	int ncpus;
@@ -70,15 +95,13 @@ struct vt_perfetto {
 	int64_t boot_ts;
 	void (*new_pid)(void *ctx, int pid);
 	void *new_pid_ctx;
-	uint64_t *pids; /* bitmap of the pids seen */
-	size_t pids_words;
+	struct pid_set pids; /* every pid seen */
 	int *tgids; /* by pid, 0: unknown */
 	size_t nr_tgids;
 	int print_id; /* ftrace/print, -1 if the formats lack it */
 	struct tep_format_field *print_buf;
-	uint64_t first_ts;
+	uint64_t first_ts; /* of all CPUs, once vt_perfetto_finish() ran */
 	uint64_t last_ts;
-	uint64_t events;
 	uint64_t written; /* bytes of whole packets in the file */
 	int err;
 	char errbuf[256];
@@ -93,16 +116,51 @@ static int fail(struct vt_perfetto *pf, int err, const char *fmt, ...)
 
 	if (pf->err)
 		return pf->err;
-	pf->err = err;
 	va_start(ap, fmt);
 	vsnprintf(pf->errbuf, sizeof(pf->errbuf), fmt, ap);
 	va_end(ap);
+	__atomic_store_n(&pf->err, err, __ATOMIC_RELEASE);
 	return err;
+}
+
+/* The first failure, read by the CPUs' threads without the lock. */
+static int failed(const struct vt_perfetto *pf)
+{
+	return __atomic_load_n(&pf->err, __ATOMIC_ACQUIRE);
+}
+
+/* Adds @pid to @set. Return: 1 if it was not in it, 0 if it was, -ENOMEM. */
+static int pid_set_add(struct pid_set *set, int pid)
+{
+	size_t word = (size_t)pid / 64, n;
+	uint64_t *words, bit = 1ull << (pid % 64);
+
+	if (word >= set->nr_words) {
+		n = word + 1 > 2 * set->nr_words ? word + 1 : 2 * set->nr_words;
+		words = reallocarray(set->words, n, sizeof(*words));
+		if (!words)
+			return -ENOMEM;
+		memset(words + set->nr_words, 0,
+		       (n - set->nr_words) * sizeof(*words));
+		set->words = words;
+		set->nr_words = n;
+	}
+	if (set->words[word] & bit)
+		return 0;
+	set->words[word] |= bit;
+	return 1;
+}
+
+static bool pid_set_has(const struct pid_set *set, int pid)
+{
+	return (size_t)pid / 64 < set->nr_words &&
+	       set->words[pid / 64] & 1ull << (pid % 64);
 }
 
 /*
  * Writes @pb out whole, or not at all: after a failed write the file is
  * cut back to the packets written before, and nothing more is written.
+ * Called with @pf->lock held.
  */
 static int write_buffer(struct vt_perfetto *pf, struct vt_pb *pb)
 {
@@ -182,6 +240,7 @@ static void bundle_begin(struct vt_perfetto *pf, int cpu, uint64_t ts)
 		vt_pb_varint(pb, PF_BUNDLE_LOST_EVENTS, 1);
 	c->lost = false;
 	if (pf->ftrace_clock) {
+		pthread_mutex_lock(&pf->lock);
 		/*
 		 * Without a measured pair: the identity, at the first bundle's
 		 * first event, and the same pair in every bundle after it.
@@ -198,6 +257,7 @@ static void bundle_begin(struct vt_perfetto *pf, int cpu, uint64_t ts)
 		vt_pb_varint(pb, PF_BUNDLE_FTRACE_CLOCK, pf->ftrace_clock);
 		vt_pb_int(pb, PF_BUNDLE_FTRACE_TIMESTAMP, pf->ftrace_ts);
 		vt_pb_int(pb, PF_BUNDLE_BOOT_TIMESTAMP, pf->boot_ts);
+		pthread_mutex_unlock(&pf->lock);
 	}
 	c->open = true;
 }
@@ -205,15 +265,20 @@ static void bundle_begin(struct vt_perfetto *pf, int cpu, uint64_t ts)
 static int bundle_flush(struct vt_perfetto *pf, int cpu)
 {
 	struct cpu_state *c = &pf->cpus[cpu];
+	int ret;
 
 	if (!c->open)
 		return 0;
 	vt_pb_end(&c->pb);
 	vt_pb_end(&c->pb);
 	c->open = false;
-	return write_buffer(pf, &c->pb);
+	pthread_mutex_lock(&pf->lock);
+	ret = write_buffer(pf, &c->pb);
+	pthread_mutex_unlock(&pf->lock);
+	return ret;
 }
 
+/* Called with @pf->lock held. */
 static int misc_flush(struct vt_perfetto *pf, bool force)
 {
 	if (!force && pf->misc.len < MISC_FLUSH_BYTES && !pf->misc.err)
@@ -247,6 +312,7 @@ int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
 		free(pf);
 		return -ENOMEM;
 	}
+	pthread_mutex_init(&pf->lock, NULL);
 	pf->tep = opts->tep;
 	pf->fd = fd;
 	pf->ncpus = opts->ncpus;
@@ -256,9 +322,11 @@ int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
 	pf->boot_ts = opts->boot_ts;
 	pf->new_pid = opts->new_pid;
 	pf->new_pid_ctx = opts->new_pid_ctx;
-	pf->first_ts = UINT64_MAX;
-	for (i = 0; i < pf->ncpus; i++)
+	for (i = 0; i < pf->ncpus; i++) {
 		vt_pb_init(&pf->cpus[i].pb);
+		trace_seq_init(&pf->cpus[i].scratch);
+		pf->cpus[i].first_ts = UINT64_MAX;
+	}
 	vt_pb_init(&pf->misc);
 	vt_pf_translator_init(&pf->tr, pf->tep, opts->formats);
 	find_print(pf);
@@ -278,7 +346,10 @@ int vt_perfetto_create(struct vt_perfetto **pfp, int fd,
 	return 0;
 }
 
-/* The uuid of the counter track called @name, described on first use. */
+/*
+ * The uuid of the counter track called @name, described on first use.
+ * Called with @pf->lock held, as is everything that writes @pf->misc.
+ */
 static int track_uuid(struct vt_perfetto *pf, const char *name, uint64_t *uuid)
 {
 	struct vt_pb *pb = &pf->misc;
@@ -346,34 +417,31 @@ static int put_counters(struct vt_perfetto *pf, uint64_t ts,
 int vt_perfetto_add_packet(struct vt_perfetto *pf, const void *packet,
 			   size_t len)
 {
+	int ret;
+
+	pthread_mutex_lock(&pf->lock);
 	vt_pb_bytes(&pf->misc, PF_TRACE_PACKET, packet, len);
-	return misc_flush(pf, false);
+	ret = misc_flush(pf, false);
+	pthread_mutex_unlock(&pf->lock);
+	return ret;
 }
 
-static int note_pid(struct vt_perfetto *pf, int pid)
+/* A thread met on @c's CPU: new to the trace, it is noted under the lock. */
+static int note_pid(struct vt_perfetto *pf, struct cpu_state *c, int pid)
 {
-	size_t word = (size_t)pid / 64, n;
-	uint64_t *pids;
+	int ret;
 
-	if (pid < 0 || pid >= PID_LIMIT)
+	if (pid < 0 || pid >= PID_LIMIT || pid_set_has(&c->pids, pid))
 		return 0;
-	if (word >= pf->pids_words) {
-		n = word + 1 > 2 * pf->pids_words ? word + 1 :
-						    2 * pf->pids_words;
-		pids = reallocarray(pf->pids, n, sizeof(*pids));
-		if (!pids)
-			return -ENOMEM;
-		memset(pids + pf->pids_words, 0,
-		       (n - pf->pids_words) * sizeof(*pids));
-		pf->pids = pids;
-		pf->pids_words = n;
-	}
-	if (pf->pids[word] & 1ull << (pid % 64))
-		return 0;
-	pf->pids[word] |= 1ull << (pid % 64);
-	if (pf->new_pid)
+	ret = pid_set_add(&c->pids, pid);
+	if (ret < 0)
+		return ret;
+	pthread_mutex_lock(&pf->lock);
+	ret = pid_set_add(&pf->pids, pid);
+	if (ret > 0 && pf->new_pid)
 		pf->new_pid(pf->new_pid_ctx, pid);
-	return 0;
+	pthread_mutex_unlock(&pf->lock);
+	return ret < 0 ? ret : 0;
 }
 
 static int tgid_of(const struct vt_perfetto *pf, int pid)
@@ -386,23 +454,28 @@ static int tgid_of(const struct vt_perfetto *pf, int pid)
  * tgids, and without one Perfetto's importer gives the marker's process
  * a main thread of its own beside the writer of the same tid. Only for a
  * thread of no known tgid: saved_tgids, read at the end, still wins.
+ * Once a thread's process is known, its markers on @c's CPU pass by.
  */
-static int note_marker_tgid(struct vt_perfetto *pf, int tid,
-			    struct tep_record *record)
+static int note_marker_tgid(struct vt_perfetto *pf, struct cpu_state *c,
+			    int tid, struct tep_record *record)
 {
 	const struct tep_format_field *f = pf->print_buf;
 	struct vt_marker m;
-	int ret;
+	int ret = 0;
 
-	if (!f || tid <= 0 || tgid_of(pf, tid) ||
+	if (!f || tid <= 0 || tid >= PID_LIMIT ||
 	    vt_pf_record_type(&pf->tr, record) != pf->print_id ||
-	    f->offset >= record->size)
+	    f->offset >= record->size || pid_set_has(&c->marker_pids, tid))
 		return 0;
-	if (vt_marker_parse((const char *)record->data + f->offset,
-			    record->size - f->offset, &m) ||
-	    m.pid <= 0)
-		return 0;
-	ret = vt_perfetto_set_tgid(pf, tid, m.pid);
+	pthread_mutex_lock(&pf->lock);
+	if (!tgid_of(pf, tid) &&
+	    !vt_marker_parse((const char *)record->data + f->offset,
+			     record->size - f->offset, &m) &&
+	    m.pid > 0)
+		ret = vt_perfetto_set_tgid(pf, tid, m.pid);
+	if (tgid_of(pf, tid))
+		ret = pid_set_add(&c->marker_pids, tid);
+	pthread_mutex_unlock(&pf->lock);
 	return ret == -ENOMEM ? ret : 0;
 }
 
@@ -413,8 +486,9 @@ int vt_perfetto_add_record(struct vt_perfetto *pf, struct tep_record *record)
 	struct cpu_state *c;
 	struct vt_pb *pb;
 
-	if (pf->err)
-		return pf->err;
+	ret = failed(pf);
+	if (ret)
+		return ret;
 	if (cpu < 0 || cpu >= pf->ncpus)
 		return -ERANGE;
 	c = &pf->cpus[cpu];
@@ -431,28 +505,37 @@ int vt_perfetto_add_record(struct vt_perfetto *pf, struct tep_record *record)
 		bundle_begin(pf, cpu, record->ts);
 
 	pid = vt_pf_record_pid(&pf->tr, record);
-	ret = note_pid(pf, pid);
+	ret = note_pid(pf, c, pid);
 	if (!ret)
-		ret = note_marker_tgid(pf, pid, record);
-	if (ret)
-		return fail(pf, ret, "out of memory");
+		ret = note_marker_tgid(pf, c, pid, record);
+	if (ret) {
+		pthread_mutex_lock(&pf->lock);
+		ret = fail(pf, ret, "out of memory");
+		pthread_mutex_unlock(&pf->lock);
+		return ret;
+	}
 	vt_pb_begin_short(pb, PF_BUNDLE_EVENT);
 	vt_pb_varint(pb, PF_EVENT_TIMESTAMP, record->ts);
 	vt_pb_varint(pb, PF_EVENT_PID, (uint32_t)pid);
-	nr_counters = vt_pf_translate(&pf->tr, pb, record, counters);
+	nr_counters =
+		vt_pf_translate(&pf->tr, &c->scratch, pb, record, counters);
 	vt_pb_end(pb);
 	if (nr_counters) {
+		pthread_mutex_lock(&pf->lock);
 		ret = put_counters(pf, record->ts, counters, nr_counters);
 		if (ret)
-			return fail(pf, ret, "counter tracks: %s",
-				    strerror(-ret));
+			ret = fail(pf, ret, "counter tracks: %s",
+				   strerror(-ret));
+		pthread_mutex_unlock(&pf->lock);
+		if (ret)
+			return ret;
 	}
 
-	pf->events++;
-	if (record->ts < pf->first_ts)
-		pf->first_ts = record->ts;
-	if (record->ts > pf->last_ts)
-		pf->last_ts = record->ts;
+	c->events++;
+	if (record->ts < c->first_ts)
+		c->first_ts = record->ts;
+	if (record->ts > c->last_ts)
+		c->last_ts = record->ts;
 	if (pb->len >= BUNDLE_FLUSH_BYTES || pb->err)
 		return bundle_flush(pf, cpu);
 	return 0;
@@ -480,12 +563,6 @@ int vt_perfetto_set_tgid(struct vt_perfetto *pf, int pid, int tgid)
 	return 0;
 }
 
-static bool pid_seen(const struct vt_perfetto *pf, int pid)
-{
-	return (size_t)pid / 64 < pf->pids_words &&
-	       pf->pids[pid / 64] & 1ull << (pid % 64);
-}
-
 /*
  * A process for each thread group with a thread seen, named by its
  * leader's comm: Perfetto names a process track by it.
@@ -507,7 +584,7 @@ static void put_processes(struct vt_perfetto *pf, struct vt_pb *pb)
 	}
 	for (pid = 1; (size_t)pid < pf->nr_tgids; pid++) {
 		tgid = pf->tgids[pid];
-		if (!tgid || !pid_seen(pf, pid) ||
+		if (!tgid || !pid_set_has(&pf->pids, pid) ||
 		    done[tgid / 64] & 1ull << (tgid % 64))
 			continue;
 		done[tgid / 64] |= 1ull << (tgid % 64);
@@ -547,11 +624,11 @@ static int put_process_tree(struct vt_perfetto *pf)
 		put_processes(pf, pb);
 		open = true;
 	}
-	for (w = 0; w < pf->pids_words; w++) {
-		if (!pf->pids[w])
+	for (w = 0; w < pf->pids.nr_words; w++) {
+		if (!pf->pids.words[w])
 			continue;
 		for (pid = w * 64; pid < (int)(w + 1) * 64; pid++) {
-			if (!(pf->pids[w] & 1ull << (pid % 64)) ||
+			if (!pid_set_has(&pf->pids, pid) ||
 			    !tep_is_pid_registered(pf->tep, pid))
 				continue;
 			if (!open) {
@@ -625,27 +702,42 @@ static void put_ftrace_stats(struct vt_perfetto *pf)
 
 int vt_perfetto_finish(struct vt_perfetto *pf)
 {
+	const struct cpu_state *c;
 	int cpu, ret;
 
+	pf->first_ts = UINT64_MAX;
 	for (cpu = 0; cpu < pf->ncpus; cpu++) {
 		ret = bundle_flush(pf, cpu);
 		if (ret)
 			return ret;
+		c = &pf->cpus[cpu];
+		if (c->first_ts < pf->first_ts)
+			pf->first_ts = c->first_ts;
+		if (c->last_ts > pf->last_ts)
+			pf->last_ts = c->last_ts;
 	}
 	if (pf->err)
 		return pf->err;
-	if (!pf->events)
+	if (!vt_perfetto_events(pf))
 		pf->first_ts = 0;
+	pthread_mutex_lock(&pf->lock);
 	ret = put_process_tree(pf);
-	if (ret)
-		return ret;
-	put_ftrace_stats(pf);
-	return misc_flush(pf, true);
+	if (!ret) {
+		put_ftrace_stats(pf);
+		ret = misc_flush(pf, true);
+	}
+	pthread_mutex_unlock(&pf->lock);
+	return ret;
 }
 
 uint64_t vt_perfetto_events(const struct vt_perfetto *pf)
 {
-	return pf->events;
+	uint64_t events = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < pf->ncpus; cpu++)
+		events += pf->cpus[cpu].events;
+	return events;
 }
 
 const char *vt_perfetto_strerror(const struct vt_perfetto *pf)
@@ -659,14 +751,19 @@ void vt_perfetto_free(struct vt_perfetto *pf)
 
 	if (!pf)
 		return;
-	for (t = 0; t < pf->ncpus; t++)
+	for (t = 0; t < pf->ncpus; t++) {
 		vt_pb_free(&pf->cpus[t].pb);
+		trace_seq_destroy(&pf->cpus[t].scratch);
+		free(pf->cpus[t].pids.words);
+		free(pf->cpus[t].marker_pids.words);
+	}
 	for (t = 0; t < pf->nr_tracks; t++)
 		free(pf->tracks[t].name);
 	vt_pb_free(&pf->misc);
 	vt_pf_translator_release(&pf->tr);
-	free(pf->pids);
+	free(pf->pids.words);
 	free(pf->tgids);
 	free(pf->cpus);
+	pthread_mutex_destroy(&pf->lock);
 	free(pf);
 }

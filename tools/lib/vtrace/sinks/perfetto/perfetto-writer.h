@@ -23,8 +23,12 @@
  *		warn(vt_perfetto_strerror(pf));
  *	vt_perfetto_free(pf);
  *
- * Functions return 0 or a negative errno and never print. A writer is
- * not thread-safe: callers feeding it from several threads serialize.
+ * Functions return 0 or a negative errno and never print. While
+ * recording, vt_perfetto_add_record() runs in one thread per CPU at once
+ * (each CPU's records from one thread) and vt_perfetto_add_packet() in
+ * any thread beside them; the CPUs share a lock only to write a full
+ * bundle and for what is rare (a new thread, a counter value, a marker
+ * naming its process). The other functions are called alone.
  */
 #ifndef _VTRACE_PERFETTO_WRITER_H
 #define _VTRACE_PERFETTO_WRITER_H
