@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The Perfetto sink: vtrace record -o FILE.pftrace. Sub-buffers are read
- * zero-copy as for trace.dat; here each is decoded with libtraceevent's
- * kbuffer (in the static build too, unlike libtracecmd) and its events
- * handed to the Perfetto writer (perfetto-writer.h) as they come, so the
- * file is complete when the recording ends and memory stays a bundle
- * per CPU.
+ * zero-copy as for trace.dat; here each is walked (ring/subbuf-walk.h) and
+ * its events handed to the Perfetto writer (perfetto-writer.h) as they
+ * come, by each CPU's reader at once, so the file is complete when the
+ * recording ends and memory stays a bundle per CPU.
  *
  * The file is written next to FILE and renamed when finished; after a
  * write failure what was written whole is still renamed into place (the
@@ -18,12 +17,12 @@
 #include <time.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 #include <tracefs.h>
 
 #include <vtrace/sink.h>
 
 #include <vtrace/output-file.h>
+#include "ring/subbuf-walk.h"
 #include "sinks/perfetto/perfetto-writer.h"
 #include "tracefs/event-formats.h"
 
@@ -32,8 +31,8 @@
  * @file: the output
  * @formats: the formats of the events met so far, cmdlines at the end
  * @tep: @formats' tep
- * @kbufs: a sub-buffer decoder per CPU
- * @nr_cpus: entries in @kbufs
+ * @long_size: the kernel's long, in the sub-buffers' headers
+ * @nr_cpus: the CPUs
  * @pf: the writer, fed by the CPUs' threads at once
  * @err: text of a failure outside the writer
  */
@@ -41,7 +40,7 @@ struct perfetto_sink {
 	struct vt_output_file file;
 	struct vt_formats formats;
 	struct tep_handle *tep;
-	struct kbuffer **kbufs;
+	int long_size;
 	int nr_cpus;
 	struct vt_perfetto *pf;
 	char err[256];
@@ -87,9 +86,7 @@ static int perfetto_begin(struct vtrace_sink *sink,
 		.ncpus = info->nr_cpus,
 		.clock = info->clock,
 	};
-	enum kbuffer_long_size lsize;
-	enum kbuffer_endian endian;
-	int cpu, ret;
+	int ret;
 
 	ret = vt_formats_init(&ps->formats, info->instance);
 	if (ret) {
@@ -98,21 +95,8 @@ static int perfetto_begin(struct vtrace_sink *sink,
 		return ret;
 	}
 	ps->tep = ps->formats.tep;
-	lsize = tep_get_long_size(ps->tep) == 4 ? KBUFFER_LSIZE_4 :
-						  KBUFFER_LSIZE_8;
-	endian = tep_is_local_bigendian(ps->tep) ? KBUFFER_ENDIAN_BIG :
-						   KBUFFER_ENDIAN_LITTLE;
-	ps->kbufs = calloc(info->nr_cpus, sizeof(*ps->kbufs));
-	if (!ps->kbufs)
-		return -ENOMEM;
+	ps->long_size = tep_get_long_size(ps->tep) == 4 ? 4 : 8;
 	ps->nr_cpus = info->nr_cpus;
-	for (cpu = 0; cpu < info->nr_cpus; cpu++) {
-		ps->kbufs[cpu] = kbuffer_alloc(lsize, endian);
-		if (!ps->kbufs[cpu])
-			return -ENOMEM;
-		if (tep_is_old_format(ps->tep))
-			kbuffer_set_old_format(ps->kbufs[cpu]);
-	}
 
 	opts.tep = ps->tep;
 	opts.formats = &ps->formats;
@@ -141,23 +125,21 @@ static int perfetto_add_subbuf(struct vtrace_sink *sink, int cpu,
 {
 	struct perfetto_sink *ps = priv_of(sink);
 	struct tep_record record = { .cpu = cpu };
-	struct kbuffer *kbuf;
-	unsigned long long ts;
-	void *data;
+	struct vt_subbuf_walk walk;
+	unsigned int event_size;
+	const void *data;
+	uint64_t ts;
 	int ret = 0;
 
 	if (cpu < 0 || cpu >= ps->nr_cpus)
 		return -ERANGE;
-	kbuf = ps->kbufs[cpu];
-	/* kbuffer only reads a sub-buffer of the local byte order. */
-	if (kbuffer_load_subbuffer(kbuf, (void *)subbuf))
+	if (vt_subbuf_walk_init(&walk, subbuf, size, ps->long_size))
 		return 0;
-	record.missed_events = kbuffer_missed_events(kbuf);
-	for (data = kbuffer_read_event(kbuf, &ts); data && !ret;
-	     data = kbuffer_next_event(kbuf, &ts)) {
+	record.missed_events = walk.missed;
+	while (!ret && (data = vt_subbuf_walk_next(&walk, &event_size, &ts))) {
 		record.ts = ts;
-		record.data = data;
-		record.size = kbuffer_event_size(kbuf);
+		record.data = (void *)data;
+		record.size = event_size;
 		ret = vt_perfetto_add_record(ps->pf, &record);
 		record.missed_events = 0;
 	}
@@ -243,12 +225,8 @@ static const char *perfetto_strerror(const struct vtrace_sink *sink)
 static void perfetto_destroy(struct vtrace_sink *sink)
 {
 	struct perfetto_sink *ps = priv_of(sink);
-	int cpu;
 
 	vt_perfetto_free(ps->pf);
-	for (cpu = 0; cpu < ps->nr_cpus; cpu++)
-		kbuffer_free(ps->kbufs[cpu]);
-	free(ps->kbufs);
 	vt_formats_release(&ps->formats);
 	free(ps);
 }
