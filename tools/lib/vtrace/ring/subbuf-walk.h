@@ -8,21 +8,11 @@
  * builds libtraceevent without optimisation) the walk took a third of the
  * recorder's CPU time (Documentation/vtrace-perfetto.rst). This reads
  * only what a live recording hands over, sub-buffers in this machine's
- * byte order, and gives the events, sizes and times kbuffer gives:
- * ring_reader_test.c and fuzz_subbuf_walk.c run both on the same bytes.
- * Files from other machines are read by libtraceevent and libtracecmd.
- * Unlike kbuffer, it never reads past @len, whatever the header says.
- *
- * The layout (kernel/trace/ring_buffer.c): a u64 time stamp, a long
- * "commit" (the bytes of events, the missed-events flags in its top
- * bits, the count of missed events after the last event when stored),
- * then the events: a u32 of type_len (5 bits) and time_delta (27 bits),
- * then by type_len:
- *   1..28  data, type_len * 4 bytes
- *   0      a u32 length (counting itself), then the data
- *   29     padding (a discarded event): a u32 length of what follows
- *   30     time extend: a u32 of the delta's upper bits
- *   31     absolute time stamp, split the same way
+ * byte order, and gives the events, sizes and times kbuffer gives
+ * (subbuf_walk_test.c runs both on the same bytes). Files from other
+ * machines are read by libtraceevent and libtracecmd. Unlike kbuffer, it
+ * never reads past @len, whatever the header says (fuzz_subbuf_walk.c).
+ * The layout is ring/subbuf-format.h's.
  */
 #ifndef _VTRACE_SUBBUF_WALK_H
 #define _VTRACE_SUBBUF_WALK_H
@@ -31,13 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define VT_RB_TYPE_PADDING 29
-#define VT_RB_TYPE_TIME_EXTEND 30
-#define VT_RB_TYPE_TIME_STAMP 31
-#define VT_RB_TS_SHIFT 27
-#define VT_RB_COMMIT_MASK ((1u << 27) - 1)
-#define VT_RB_MISSED_EVENTS (1u << 31)
-#define VT_RB_MISSED_STORED (1u << 30)
+#include "ring/subbuf-format.h"
 
 /**
  * struct vt_subbuf_walk - a walk through one sub-buffer's events
@@ -93,13 +77,16 @@ static inline int vt_subbuf_walk_init(struct vt_subbuf_walk *w,
 		return -1;
 	memcpy(&w->ts, p, sizeof(w->ts));
 	commit = vt_subbuf_read_long(p + sizeof(uint64_t), long_size);
+	if ((commit & SUBBUF_COMMIT_SIGN_EXTENDED) ==
+	    SUBBUF_COMMIT_SIGN_EXTENDED)
+		commit &= ~SUBBUF_COMMIT_SIGN_EXTENDED | SUBBUF_COMMIT_FLAGS;
 	w->data = p + header;
-	w->size = commit & VT_RB_COMMIT_MASK;
+	w->size = commit & ~SUBBUF_COMMIT_FLAGS;
 	if (w->size > len - header)
 		w->size = len - header;
-	if (commit & VT_RB_MISSED_EVENTS) {
+	if (commit & SUBBUF_MISSED_EVENTS) {
 		w->missed = -1;
-		if ((commit & VT_RB_MISSED_STORED) &&
+		if ((commit & SUBBUF_MISSED_STORED) &&
 		    w->size + long_size <= len - header)
 			w->missed = (long long)vt_subbuf_read_long(
 				w->data + w->size, long_size);
@@ -130,25 +117,25 @@ static inline const void *vt_subbuf_walk_next(struct vt_subbuf_walk *w,
 		memcpy(&head, p, sizeof(head));
 		type_len = head & 0x1f;
 		body = w->next + sizeof(head);
-		if (type_len == 0 || type_len >= VT_RB_TYPE_PADDING) {
+		if (type_len == 0 || type_len >= SUBBUF_EVENT_PADDING) {
 			if (body + sizeof(word) > w->size)
 				break;
 			memcpy(&word, p + sizeof(head), sizeof(word));
 		}
 		switch (type_len) {
-		case VT_RB_TYPE_PADDING:
+		case SUBBUF_EVENT_PADDING:
 			if (word > w->size - body)
 				goto end;
 			w->ts += head >> 5;
 			w->next = body + word;
 			continue;
-		case VT_RB_TYPE_TIME_EXTEND:
-			w->ts += ((uint64_t)word << VT_RB_TS_SHIFT) +
+		case SUBBUF_EVENT_TIME_EXTEND:
+			w->ts += ((uint64_t)word << SUBBUF_TS_SHIFT) +
 				 (head >> 5);
 			w->next = body + sizeof(word);
 			continue;
-		case VT_RB_TYPE_TIME_STAMP:
-			w->ts = ((uint64_t)word << VT_RB_TS_SHIFT) +
+		case SUBBUF_EVENT_TIME_STAMP:
+			w->ts = ((uint64_t)word << SUBBUF_TS_SHIFT) +
 				(head >> 5);
 			w->next = body + sizeof(word);
 			continue;

@@ -4,8 +4,8 @@
  *
  * Records are libtraceevent's struct tep_record with the struct
  * tep_handle that describes their events, so the same writer serves a
- * trace.dat read by libtracecmd (vtrace convert) and sub-buffers read by
- * libtraceevent's kbuffer while recording. Each CPU's records become
+ * trace.dat read by libtracecmd (vtrace convert) and the sub-buffers a
+ * recording walks (ring/subbuf-walk.h). Each CPU's records become
  * FtraceEventBundle packets, written out as soon as a bundle is full:
  * memory does not grow with the trace. Events Perfetto has a message
  * for are written typed, the others as GenericFtraceEvent; the vendor

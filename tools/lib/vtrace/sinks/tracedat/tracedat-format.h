@@ -12,6 +12,9 @@
 
 #include <vtrace/version.h>
 
+/* The sub-buffers of its CPUs' data are the kernel's, as they come. */
+#include "ring/subbuf-format.h"
+
 #define TRACEDAT_MAGIC "\x17\x08\x44tracing"
 #define TRACEDAT_MAGIC_LEN 10
 /* vtrace's writer: stands in for the first magic byte until finished. */
@@ -106,17 +109,5 @@ struct tracedat_partial {
 #define TRACEDAT_OPTION_CMDLINES 21
 /* Version 7 section header flags: the section is compressed. */
 #define TRACEDAT_SECTION_COMPRESSED 1
-
-/*
- * Sub-buffer commit: data length below these flag bits (events were
- * missed before the sub-buffer, and their count is stored after its
- * data). The kernel's flags are int constants: in a 64-bit commit, bit 31
- * is sign-extended to bit 63.
- */
-#define SUBBUF_COMMIT_FLAGS (3ULL << 30)
-#define SUBBUF_MISSED_STORED (1ULL << 30)
-#define SUBBUF_COMMIT_SIGN_EXTENDED (~0ULL << 31)
-/* Event type_len values from 29: padding, time extend, time stamp. */
-#define SUBBUF_EVENT_PADDING 29
 
 #endif /* VTRACE_TRACEDAT_FORMAT_H */
