@@ -349,12 +349,11 @@ expect grep -q '^vtrace: reads: [0-9]* sub-buffers in [0-9]* calls$' "$work/said
 result "reader_wakeups_told_by_verbose"
 
 # Batches: sub-buffers filled while the recorder is stopped are taken by
-# one splice() per CPU when it resumes where the output decodes them
-# (Perfetto), and the partly filled one by one read() at the drain: 2
-# calls per CPU, more sub-buffers than that. Into a trace.dat each
-# sub-buffer is spliced on its own, from the ring buffer into a pipe
-# and from there into the file, and so is each on the read path: one
-# call per sub-buffer. (480 markers of 1000 bytes fill 7 of the 64 KB
+# one splice() per CPU when it resumes, whether the output decodes them
+# (Perfetto) or a trace.dat gets them all from the pipe in one more
+# splice(), and the partly filled one by one read() at the drain: 2
+# calls per CPU, more sub-buffers than that. On the read path each
+# sub-buffer is a call of its own. (480 markers of 1000 bytes fill 7 of the 64 KB
 # sub-buffers of 6.8 and later, or 160 of the 4 KB ones before: less
 # than a quarter of 4096 KB, less than one splice takes.)
 for case in splice:pftrace splice:dat read:dat; do
@@ -369,7 +368,7 @@ for case in splice:pftrace splice:dat read:dat; do
 	expect [ "$(json_num events "$work/json")" = "$emitted" ]
 	subbufs=$(wakeup_num subbufs "$work/json")
 	batches=$(wakeup_num batches "$work/json")
-	if [ $case = splice:pftrace ]; then
+	if [ $path = splice ]; then
 		expect [ "$batches" = $((2 * ncpus)) ]
 		expect [ "$subbufs" -gt "$batches" ]
 	else

@@ -414,4 +414,110 @@ TEST_F(ring, overrun_is_counted)
 	assert_buffer_empty(_metadata, self);
 }
 
+/* What a vtrace_ring_pipe_fn saw: batches of whole sub-buffers, decoded. */
+struct piped {
+	struct decoded *dec;
+	size_t subbuf_size;
+	unsigned int calls;
+	unsigned int refuse_call; /* this call fails, its batch in spill */
+	size_t most; /* the largest batch */
+	unsigned int counted; /* sub-buffers through count_subbuf() */
+	unsigned int not_whole; /* batches not a whole number of sub-buffers */
+	char buf[1 << 20];
+};
+
+static int take_piped(void *ctx, int cpu, int pipe, size_t size, void *spill)
+{
+	struct piped *p = ctx;
+	char *to = ++p->calls == p->refuse_call ? spill : p->buf;
+	size_t got = 0, off;
+	ssize_t n;
+
+	if (size > sizeof(p->buf))
+		return -E2BIG;
+	while (got < size) {
+		n = read(pipe, to + got, size - got);
+		if (n <= 0)
+			return -EIO;
+		got += n;
+	}
+	if (size % p->subbuf_size)
+		p->not_whole++;
+	if (size > p->most)
+		p->most = size;
+	if (to == spill)
+		return -ENOSPC;
+	for (off = 0; off < size; off += p->subbuf_size)
+		check_subbuf(p->dec, cpu, to + off, p->subbuf_size);
+	return 0;
+}
+
+/* The consume's callback beside take_piped(). */
+static int count_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
+{
+	struct piped *p = ctx;
+
+	p->counted++;
+	return check_subbuf(p->dec, cpu, subbuf, size);
+}
+
+/*
+ * splice_out: complete sub-buffers arrive in the pipe in batches of at
+ * most the size asked for; a batch the callback refused comes back, whole
+ * and first, through the consume's callback, and the pipe goes on after.
+ */
+TEST_F(ring, splice_out_moves_batches_and_offers_refused_again)
+{
+	struct marker_writer w = {
+		.instance = self->instance,
+		.cpu = self->dec.marker_cpu,
+		.count = 10000,
+	};
+	struct vtrace_ring_reader *reader = self->readers[w.cpu];
+	const struct vtrace_ring_stats *st;
+	static struct piped p;
+
+	if (variant->path != VTRACE_READER_SPLICE) {
+		EXPECT_EQ(-EOPNOTSUPP,
+			  vtrace_ring_reader_splice_out(reader, take_piped, 4));
+		return;
+	}
+	EXPECT_EQ(-EINVAL,
+		  vtrace_ring_reader_splice_out(reader, take_piped, 0));
+	p.dec = &self->dec;
+	p.subbuf_size = vtrace_ring_reader_subbuf_size(reader);
+	p.refuse_call = 2;
+	write_markers(&w);
+	ASSERT_EQ(0, w.err);
+	ASSERT_EQ(0, vtrace_ring_reader_splice_out(reader, take_piped, 4));
+
+	st = vtrace_ring_reader_stats(reader);
+	EXPECT_EQ(-ENOSPC,
+		  vtrace_ring_reader_consume(reader, count_subbuf, &p));
+	EXPECT_EQ(0, p.counted);
+	/* The first batch went on; the second is held, not counted yet. */
+	EXPECT_EQ(4, st->subbufs);
+	EXPECT_EQ(2, st->batches);
+	EXPECT_EQ(4 * p.subbuf_size, p.most);
+	/* The held four through the callback, then the pipe again. */
+	p.refuse_call = 0;
+	ASSERT_EQ(0, vtrace_ring_reader_consume(reader, count_subbuf, &p));
+	EXPECT_EQ(4, p.counted);
+	EXPECT_LT(8, st->subbufs);
+	EXPECT_EQ(2 + (st->subbufs - 8 + 3) / 4, st->batches);
+	ASSERT_EQ(0, vtrace_ring_reader_splice_out(reader, NULL, 0));
+	drain_all(_metadata, self);
+
+	EXPECT_EQ(0, p.not_whole);
+	EXPECT_EQ(4 * p.subbuf_size, p.most);
+	EXPECT_EQ(w.count, self->dec.next_seq);
+	EXPECT_EQ(0, self->dec.gaps);
+	EXPECT_EQ(0, self->dec.out_of_order);
+	EXPECT_EQ(0, self->dec.foreign);
+	EXPECT_EQ(w.faulted, self->dec.faulted);
+	EXPECT_EQ(w.count + w.faulted,
+		  events_of(self->readers, self->nr_cpus, w.cpu));
+	assert_buffer_empty(_metadata, self);
+}
+
 TEST_HARNESS_MAIN

@@ -166,24 +166,41 @@ static int discard_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
 /*
  * DISCARD: once max_file_size bytes are written, nothing more is taken and
  * the recording stops (VTRACE_STOP_FULL), as Perfetto stops a trace whose
- * file is full.
+ * file is full. Of @size bytes offered in whole sub-buffers of @unit
+ * bytes, returns how many may be written.
  */
-static bool over_limit(struct vtrace_recorder *rec, size_t size)
+static size_t within_limit(struct vtrace_recorder *rec, size_t size,
+			   size_t unit)
 {
-	bool over;
+	unsigned long long room;
+	size_t take = size;
 
 	if (rec->opts.fill_policy != VTRACE_FILL_DISCARD)
-		return false;
+		return size;
 	pthread_mutex_lock(&rec->lock);
-	over = rec->full || rec->taken + size > rec->opts.max_file_size;
-	if (over)
+	room = rec->full || rec->taken > rec->opts.max_file_size ?
+		       0 :
+		       rec->opts.max_file_size - rec->taken;
+	if (take > room) {
+		take = room / unit * unit;
 		rec->full = true;
-	else
-		rec->taken += size;
+	}
+	rec->taken += take;
 	pthread_mutex_unlock(&rec->lock);
-	if (over)
+	if (take < size)
 		vt_rec_set_reason(rec, VTRACE_STOP_FULL);
-	return over;
+	return take;
+}
+
+/* Each sub-buffer of @size bytes at @subbufs, to discard_subbuf(). */
+static void discard_subbufs(struct cpu_thread *t, int cpu, const char *subbufs,
+			    size_t size)
+{
+	size_t unit = vtrace_ring_reader_subbuf_size(t->rec->readers[cpu]);
+	size_t off;
+
+	for (off = 0; off < size; off += unit)
+		discard_subbuf(t, cpu, subbufs + off, unit);
 }
 
 static int to_sink(void *ctx, int cpu, const void *subbuf, size_t size)
@@ -191,7 +208,7 @@ static int to_sink(void *ctx, int cpu, const void *subbuf, size_t size)
 	struct cpu_thread *t = ctx;
 	struct vtrace_sink *sink = t->rec->sink;
 
-	if (over_limit(t->rec, size))
+	if (within_limit(t->rec, size, size) < size)
 		return discard_subbuf(ctx, cpu, subbuf, size);
 
 	t->sink_err = sink->ops->add_subbuf(sink, cpu, subbuf, size);
@@ -206,27 +223,39 @@ static int to_sink(void *ctx, int cpu, const void *subbuf, size_t size)
 	return t->sink_err;
 }
 
-/* to_sink() for a sub-buffer still in a pipe (vtrace_ring_pipe_fn). */
+/*
+ * to_sink() for sub-buffers still in a pipe (vtrace_ring_pipe_fn): those
+ * within the limit are spliced on, the rest read out and discarded.
+ */
 static int to_sink_pipe(void *ctx, int cpu, int pipe, size_t size, void *spill)
 {
 	struct cpu_thread *t = ctx;
 	struct vtrace_sink *sink = t->rec->sink;
+	size_t unit = vtrace_ring_reader_subbuf_size(t->rec->readers[cpu]);
+	size_t take = within_limit(t->rec, size, unit);
+	size_t off;
 	int ret;
 
-	if (over_limit(t->rec, size)) {
-		ret = vtrace_read_all(pipe, spill, size);
-		return ret ?: discard_subbuf(ctx, cpu, spill, size);
-	}
-	t->sink_err = sink->ops->splice_subbuf(sink, cpu, pipe, size, spill);
+	t->sink_err =
+		take ? sink->ops->splice_subbuf(sink, cpu, pipe, take, spill) :
+		       0;
 	if (t->sink_err == VTRACE_SINK_DROPPED) {
 		t->sink_err = 0;
-		t->dropped_events +=
-			vtrace_ring_subbuf_events(t->rec->readers[cpu], spill);
-		t->dropped_bytes += size;
-	} else if (!t->sink_err) {
+		for (off = 0; off < take; off += unit)
+			t->dropped_events += vtrace_ring_subbuf_events(
+				t->rec->readers[cpu], (char *)spill + off);
+		t->dropped_bytes += take;
+	} else if (!t->sink_err && take) {
 		vt_test_phase("streaming");
 	}
-	return t->sink_err;
+	/* Past the limit, or refused: the rest comes out of the pipe too. */
+	ret = vtrace_read_all(pipe, (char *)spill + take, size - take);
+	if (ret)
+		return ret;
+	if (t->sink_err)
+		return t->sink_err;
+	discard_subbufs(t, cpu, (char *)spill + take, size - take);
+	return 0;
 }
 
 /* A data source's packet, from its thread or the recorder's. */
@@ -271,9 +300,11 @@ static int consume_cpu(struct cpu_thread *t, bool drain)
 	for (;;) {
 		fn = t->discarding ? discard_subbuf : to_sink;
 		/* Not on the other reader paths (-EOPNOTSUPP): add_subbuf. */
-		pipe_fn = rec->sink->splice && !t->discarding ? to_sink_pipe :
-								NULL;
-		vtrace_ring_reader_splice_out(reader, pipe_fn);
+		pipe_fn = rec->sink->splice_batch && !t->discarding ?
+				  to_sink_pipe :
+				  NULL;
+		vtrace_ring_reader_splice_out(reader, pipe_fn,
+					      rec->sink->splice_batch);
 		t->sink_err = 0;
 		ret = drain ? vtrace_ring_reader_drain(reader, fn, t) :
 			      vtrace_ring_reader_consume(reader, fn, t);

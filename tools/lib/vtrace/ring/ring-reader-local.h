@@ -42,6 +42,7 @@ struct vtrace_ring_reader {
 	struct kbuffer *kbuf;
 	struct vtrace_ring_stats stats;
 	vtrace_ring_pipe_fn pipe_fn;
+	unsigned int pipe_batch;
 	void *priv;
 };
 

@@ -11,10 +11,11 @@
  * sub-buffers; the partly filled one the writer is on is read() by
  * tracefs_cpu_flush() at the drain.
  *
- * With vtrace_ring_reader_splice_out(), splice moves one complete
- * sub-buffer at a time into the pipe and hands over the pipe, so that the
- * output can splice it on (into a trace.dat file or a socket) without its
- * pages ever being copied to user memory.
+ * With vtrace_ring_reader_splice_out(), splice moves the complete
+ * sub-buffers into the pipe, as many as the output takes at once, and
+ * hands over the pipe, so that the output can splice them on (into a
+ * trace.dat file or a socket) without their pages ever being copied to
+ * user memory.
  *
  * read, the last resort: libtracefs reads one sub-buffer at a time from
  * trace_pipe_raw, the kernel copying it out.  Unlike splice() it also
@@ -309,36 +310,46 @@ static int splice_batch(struct vtrace_ring_reader *reader)
 }
 
 /*
- * Complete sub-buffers spliced into the pipe one at a time and passed to
- * reader->pipe_fn, at most up to @max since @start (0: no limit). The
- * pipe is empty between calls (splice_batch() reads back all it moved,
- * the callback empties it); a sub-buffer the callback refused is in
- * st->buf, pending, for hand_out().
+ * Complete sub-buffers spliced into the pipe, up to reader->pipe_batch at
+ * a time, and passed to reader->pipe_fn, at most up to @max since @start
+ * (0: no limit). The pipe is empty between calls (splice_batch() reads
+ * back all it moved, the callback empties it); sub-buffers the callback
+ * refused are in st->spliced, for hand_out_spliced().
  */
 static int hand_out_piped(struct vtrace_ring_reader *reader,
 			  unsigned long long start, unsigned int max, void *ctx)
 {
 	struct tcpu_state *st = reader->priv;
+	size_t want, batch = st->batch / reader->subbuf_size;
+	unsigned long long left;
 	ssize_t n;
 	int ret;
 
-	while (!max || reader->stats.subbufs - start < max) {
-		n = splice(reader->fd, NULL, st->pipe[1], NULL,
-			   reader->subbuf_size,
+	if (batch > reader->pipe_batch)
+		batch = reader->pipe_batch;
+	for (;;) {
+		left = max ? max - (reader->stats.subbufs - start) : batch;
+		if (!left)
+			return 0;
+		want = (left < batch ? left : batch) * reader->subbuf_size;
+		n = splice(reader->fd, NULL, st->pipe[1], NULL, want,
 			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 		if (n <= 0)
 			return read_result(n);
+		/* Each pipe slot holds one whole sub-buffer. */
+		if (n % reader->subbuf_size)
+			return -EIO;
 		reader->stats.batches++;
 		ret = reader->pipe_fn(ctx, reader->cpu, st->pipe[0], n,
-				      st->buf);
+				      st->spliced);
 		if (ret) {
-			st->pending = true;
+			st->spliced_len = n;
+			st->spliced_pos = 0;
 			return ret;
 		}
-		reader->stats.subbufs++;
-		reader->stats.bytes += reader->subbuf_size;
+		reader->stats.subbufs += n / reader->subbuf_size;
+		reader->stats.bytes += n;
 	}
-	return 0;
 }
 
 /*

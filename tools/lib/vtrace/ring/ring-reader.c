@@ -268,23 +268,31 @@ int vtrace_ring_reader_drain(struct vtrace_ring_reader *reader,
  * @reader: a reader on the splice path
  * @fn: what receives them from now on, instead of the consume's callback;
  *	NULL: back to the callback
+ * @batch: most sub-buffers @fn takes in one call (at least 1); the
+ *	reader's pipe holds fewer where it could not be grown
  *
- * For an output that can take a pipe's pages without a copy (a socket):
- * consume then splices each complete sub-buffer from trace_pipe_raw into
- * a pipe of the reader's and calls @fn, with the consume's context. The
- * drain's partly filled sub-buffers, and one @fn refused, still go to the
- * consume's callback. The events are counted from the kernel's side, as
- * on the splice path; the sub-buffers' missed-events flags are not read
- * (the ring buffer's own lost count stands).
+ * For an output that can take a pipe's pages without a copy (a file, a
+ * socket): consume then splices complete sub-buffers from trace_pipe_raw
+ * into a pipe of the reader's, as many as are ready up to @batch, and
+ * calls @fn with the consume's context. One splice() per batch instead of
+ * per sub-buffer is what makes a file cheap to write this way. The
+ * drain's partly filled sub-buffers, and those @fn refused, still go to
+ * the consume's callback. The events are counted from the kernel's side,
+ * as on the splice path; the sub-buffers' missed-events flags are not
+ * read (the ring buffer's own lost count stands).
  *
- * Return: 0, or -EOPNOTSUPP on another path.
+ * Return: 0, -EINVAL for a @batch of 0 with @fn, or -EOPNOTSUPP on
+ * another path.
  */
 int vtrace_ring_reader_splice_out(struct vtrace_ring_reader *reader,
-				  vtrace_ring_pipe_fn fn)
+				  vtrace_ring_pipe_fn fn, unsigned int batch)
 {
 	if (reader->ops->path != VTRACE_READER_SPLICE)
 		return -EOPNOTSUPP;
+	if (fn && !batch)
+		return -EINVAL;
 	reader->pipe_fn = fn;
+	reader->pipe_batch = batch;
 	return 0;
 }
 

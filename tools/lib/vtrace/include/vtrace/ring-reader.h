@@ -75,17 +75,19 @@ typedef int (*vtrace_ring_subbuf_fn)(void *ctx, int cpu, const void *subbuf,
 				     size_t size);
 
 /**
- * typedef vtrace_ring_pipe_fn - receives one sub-buffer still in a pipe
+ * typedef vtrace_ring_pipe_fn - receives complete sub-buffers still in a pipe
  * @ctx: the caller's context, as for the consume's vtrace_ring_subbuf_fn
- * @cpu: the CPU it was read from
- * @pipe: the read end of a pipe holding the sub-buffer and nothing else
- * @size: its size (the ring buffer's sub-buffer size)
- * @spill: @size bytes to read the sub-buffer out into, for a callback
- *	that does not splice it on
+ * @cpu: the CPU they were read from
+ * @pipe: the read end of a pipe holding them and nothing else
+ * @size: their bytes, a whole number of sub-buffers, at most the batch
+ *	given to vtrace_ring_reader_splice_out()
+ * @spill: @size bytes to read them out into, for a callback that does not
+ *	splice them on
  *
  * The callback leaves the pipe empty. Return 0, or a negative errno with
- * the sub-buffer in @spill: the reader then returns that error and offers
- * the sub-buffer again, from memory, to the next consume's callback.
+ * all @size bytes in @spill: the reader then returns that error and
+ * offers those sub-buffers again, from memory, to the next consume's
+ * callback.
  */
 typedef int (*vtrace_ring_pipe_fn)(void *ctx, int cpu, int pipe, size_t size,
 				   void *spill);
@@ -99,7 +101,7 @@ int vtrace_ring_reader_consume(struct vtrace_ring_reader *reader,
 int vtrace_ring_reader_drain(struct vtrace_ring_reader *reader,
 			     vtrace_ring_subbuf_fn fn, void *ctx);
 int vtrace_ring_reader_splice_out(struct vtrace_ring_reader *reader,
-				  vtrace_ring_pipe_fn fn);
+				  vtrace_ring_pipe_fn fn, unsigned int batch);
 int vtrace_ring_reader_fd(const struct vtrace_ring_reader *reader);
 size_t vtrace_ring_reader_subbuf_size(const struct vtrace_ring_reader *reader);
 enum vtrace_reader_path

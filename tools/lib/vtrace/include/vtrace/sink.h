@@ -118,12 +118,13 @@ struct vtrace_sink_end {
  *	sub-buffer's events count as lost to back-pressure, the recording
  *	goes on); or a negative errno: the recording then stops (what was
  *	added before is kept) and the sub-buffer counts as lost.
- * @splice_subbuf: used instead of @add_subbuf when @splice is set, for
- *	complete sub-buffers still in a pipe (@pipe, its read end, holding
- *	exactly @size bytes): move it on without copying it to memory. The
- *	pipe is left empty; a sub-buffer not spliced on (dropped, written
- *	instead, failed) is read out into @spill, @size bytes, first.
- *	Returns as @add_subbuf does.
+ * @splice_subbuf: used instead of @add_subbuf when @splice_batch is set,
+ *	for complete sub-buffers still in a pipe (@pipe, its read end,
+ *	holding exactly @size bytes: one to @splice_batch sub-buffers): move
+ *	them on without copying them to memory. The pipe is left empty;
+ *	what is not spliced on (dropped, written instead, failed) is read
+ *	out into @spill, @size bytes, first. Returns as @add_subbuf does,
+ *	for all of them.
  * @add_packet: one Perfetto TracePacket (@len bytes, encoded, without the
  *	Trace.packet field around it) of a data source beside ftrace
  *	(probes.h); called from any thread, concurrently with @add_subbuf.
@@ -169,9 +170,11 @@ struct vtrace_sink_ops {
  * @max_subbuf_size: the largest sub-buffer the output can carry (a UDP
  *	datagram's limit); 0: any. The recorder chooses sub-buffers no
  *	larger where the kernel lets it.
- * @splice: on the splice reader path, complete sub-buffers go to
- *	->splice_subbuf() in a pipe; the rest (the drain's partly filled
- *	ones, other paths) to ->add_subbuf()
+ * @splice_batch: on the splice reader path, complete sub-buffers go to
+ *	->splice_subbuf() in a pipe, up to this many at a time (a file takes
+ *	a pipe's worth in one splice(), a socket one sub-buffer); the rest
+ *	(the drain's partly filled ones, other paths) to ->add_subbuf().
+ *	0: never.
  * @on_new_pid: set by the recorder before ->begin(), or NULL: a sink that
  *	decodes the events calls it from ->add_subbuf() with each thread id
  *	the first time it reads an event of it (the process_stats data
@@ -184,7 +187,7 @@ struct vtrace_sink {
 	char *path;
 	bool peer;
 	size_t max_subbuf_size;
-	bool splice;
+	unsigned int splice_batch;
 	void (*on_new_pid)(void *ctx, int pid);
 	void *on_new_pid_ctx;
 	void *priv;

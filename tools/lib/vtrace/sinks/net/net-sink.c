@@ -676,7 +676,7 @@ int vtrace_net_sink_create(const struct vtrace_net_opts *opts,
 	sink->peer = true;
 	sink->max_subbuf_size = opts->udp ? VTRACE_NET_UDP_SUBBUF_SIZE : 0;
 	/* A splice into a UDP socket need not keep a datagram a sub-buffer. */
-	sink->splice = !opts->udp;
+	sink->splice_batch = opts->udp ? 0 : 1;
 	if (opts->fallback) {
 		ns->fallback_path = strdup(opts->fallback);
 		if (!ns->fallback_path)

@@ -256,9 +256,9 @@ int vt_cpu_data_open(struct vt_cpu_data **out, int fd, const char *path,
 }
 
 /* -EFBIG, with the message, when @cpu's share has no room for a page. */
-static int check_room(struct vt_cpu_data *d, int cpu)
+static int check_room(struct vt_cpu_data *d, int cpu, size_t len)
 {
-	if (d->cpu[cpu].bytes + d->page_size <= d->share)
+	if (d->cpu[cpu].bytes + len <= d->share)
 		return 0;
 	return vt_tracedat_err_set(d->err, -EFBIG,
 				   "CPU %d filled its %llu MiB of %s", cpu,
@@ -281,7 +281,7 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 {
 	struct cpu_run *c = &d->cpu[cpu];
 	off_t off = c->start + c->bytes;
-	int ret = check_room(d, cpu);
+	int ret = check_room(d, cpu, d->page_size);
 
 	if (ret)
 		return ret;
@@ -297,32 +297,35 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 }
 
 /**
- * vt_cpu_data_splice - store one whole page of a CPU from a pipe
+ * vt_cpu_data_splice - store whole pages of a CPU from a pipe
  * @d: the store
  * @cpu: the CPU
- * @pipe: read end of a pipe holding exactly the page, page size bytes
- * @spill: a page of memory; on failure it gets the whole page
+ * @pipe: read end of a pipe holding exactly the pages
+ * @len: their bytes, a whole number of pages
+ * @spill: @len bytes of memory; on failure it gets all the pages
  *
- * The page goes from the pipe into the file's page cache with splice(),
- * never through user memory. Called as vt_cpu_data_add() is. On failure
- * the pipe is left empty and @spill holds the page: what was spliced
- * before the failure is read back from the file.
+ * The pages go from the pipe into the file's page cache with splice(),
+ * never through user memory, in as few calls as the kernel allows. Called
+ * as vt_cpu_data_add() is. On failure the pipe is left empty, @spill
+ * holds the pages (what was spliced before the failure is read back from
+ * the file), and none of them counts as stored: the caller accounts for
+ * them as it would for pages it never offered.
  *
- * Return: 0, -EFBIG when @cpu's share of the file is full, or an I/O
- * error; the pages stored before stay.
+ * Return: 0, -EFBIG when @cpu's share of the file cannot take them, or an
+ * I/O error; the pages stored before stay.
  */
-int vt_cpu_data_splice(struct vt_cpu_data *d, int cpu, int pipe, void *spill)
+int vt_cpu_data_splice(struct vt_cpu_data *d, int cpu, int pipe, size_t len,
+		       void *spill)
 {
 	struct cpu_run *c = &d->cpu[cpu];
 	const off_t start = c->start + c->bytes;
 	loff_t off = start;
 	size_t done = 0;
 	ssize_t n;
-	int ret = check_room(d, cpu);
+	int ret = len % d->page_size ? -EINVAL : check_room(d, cpu, len);
 
-	while (!ret && done < d->page_size) {
-		n = splice(pipe, NULL, c->fd, &off, d->page_size - done,
-			   SPLICE_F_MOVE);
+	while (!ret && done < len) {
+		n = splice(pipe, NULL, c->fd, &off, len - done, SPLICE_F_MOVE);
 		if (n > 0)
 			done += n;
 		else
@@ -331,12 +334,12 @@ int vt_cpu_data_splice(struct vt_cpu_data *d, int cpu, int pipe, void *spill)
 						  c->path ? c->path : d->path);
 	}
 	if (!ret) {
-		c->bytes += d->page_size;
+		c->bytes += len;
 		return 0;
 	}
 	if (vtrace_pread_all(c->fd, spill, done, start) ||
-	    vtrace_read_all(pipe, (char *)spill + done, d->page_size - done))
-		memset(spill, 0, d->page_size);
+	    vtrace_read_all(pipe, (char *)spill + done, len - done))
+		memset(spill, 0, len);
 	return ret;
 }
 

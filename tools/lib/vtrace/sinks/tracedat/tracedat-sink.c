@@ -4,6 +4,7 @@
  * trace.dat writer (tracedat-writer.h), which stores sub-buffers as read.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,13 +52,14 @@ static int tracedat_add_subbuf(struct vtrace_sink *sink, int cpu,
 }
 
 /*
- * Whole sub-buffers go from the reader's pipe into the file; @size is the
- * recording's sub-buffer size, the writer's page size.
+ * Whole sub-buffers go from the reader's pipe into the file, a batch at a
+ * time; the recording's sub-buffer size is the writer's page size.
  */
 static int tracedat_splice_subbuf(struct vtrace_sink *sink, int cpu, int pipe,
 				  size_t size, void *spill)
 {
-	return vtrace_tracedat_splice_page(priv_of(sink)->td, cpu, pipe, spill);
+	return vtrace_tracedat_splice_pages(priv_of(sink)->td, cpu, pipe, size,
+					    spill);
 }
 
 /* The writer reads the per-CPU counters from tracefs itself. */
@@ -123,7 +125,7 @@ int vtrace_tracedat_sink_create(const char *path, struct vtrace_sink **out)
 	if (!sink)
 		return -ENOMEM;
 	sink->ops = &tracedat_sink_ops;
-	sink->splice = true;
+	sink->splice_batch = UINT_MAX;
 	sink->path = strdup(path);
 	sink->priv = calloc(1, sizeof(struct tracedat_sink));
 	if (!sink->path || !sink->priv) {

@@ -226,23 +226,26 @@ int vtrace_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
 }
 
 /**
- * vtrace_tracedat_splice_page - append one whole sub-buffer of a CPU from a pipe
+ * vtrace_tracedat_splice_pages - append whole sub-buffers of a CPU from a pipe
  * @td: writer
- * @cpu: CPU the sub-buffer was read from, 0 .. ncpus-1
- * @pipe: read end of a pipe holding exactly the sub-buffer, page_size bytes
- * @spill: page_size bytes of memory; on failure it gets the sub-buffer
+ * @cpu: CPU they were read from, 0 .. ncpus-1
+ * @pipe: read end of a pipe holding exactly the sub-buffers
+ * @len: their bytes, a whole number of page_size
+ * @spill: @len bytes of memory; on failure it gets the sub-buffers
  *
- * As vtrace_tracedat_add_page(), but the sub-buffer goes from the pipe into
- * the file without being copied to memory. The pipe is left empty.
+ * As vtrace_tracedat_add_page() for each, but they go from the pipe into
+ * the file without being copied to memory. The pipe is left empty. On
+ * failure none of them is stored.
  *
- * Return: 0 or a negative errno, as vtrace_tracedat_add_page().
+ * Return: 0 or a negative errno, as vtrace_tracedat_add_page(); -EINVAL
+ * when @len is not a whole number of pages.
  */
-int vtrace_tracedat_splice_page(struct vt_tracedat *td, int cpu, int pipe,
-				void *spill)
+int vtrace_tracedat_splice_pages(struct vt_tracedat *td, int cpu, int pipe,
+				 size_t len, void *spill)
 {
 	if (td->finished || cpu < 0 || cpu >= td->ncpus)
 		return -EINVAL;
-	return vt_cpu_data_splice(td->data, cpu, pipe, spill);
+	return vt_cpu_data_splice(td->data, cpu, pipe, len, spill);
 }
 
 static off_t page_align(struct vt_tracedat *td, off_t off)
