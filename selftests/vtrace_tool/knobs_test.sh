@@ -41,7 +41,7 @@ if ! unshare -m true 2> /dev/null; then
 fi
 mkdir "$idir"
 
-ktap_set_plan 13
+ktap_set_plan 14
 
 # state DIR - every setting a recording of DIR may touch, and what it
 # enables.
@@ -121,13 +121,27 @@ optional_knob() {
 	result "$name"
 }
 
-# A new instance holds the kernel's defaults: local clock, buffer_percent
-# 50, 4 KB sub-buffers, each unlike what a recording chooses (boot, 25,
-# 64 KB), so each is written.
+# A new instance holds the kernel's defaults: local clock, 4 KB
+# sub-buffers, each unlike what a recording chooses (boot, 64 KB), so each
+# is written; its buffer_percent, 50, is what a recording chooses, so it
+# is set to 30 first (and must stay so).
 optional_knob knob_readonly_subbuf_size_goes_on "$idir" \
 	buffer_subbuf_size_kb --instance "$inst"
+[ ! -e "$idir/buffer_percent" ] || echo 30 > "$idir/buffer_percent"
 optional_knob knob_readonly_buffer_percent_goes_on "$idir" buffer_percent \
 	--instance "$inst"
+# -v says the readers are woken at the kernel's value, and never lowered.
+if [ -e "$idir/buffer_percent" ]; then
+	record_ro "$idir/buffer_percent" "$VTRACE" record --instance "$inst" \
+		-e sched/sched_switch -t 300ms -v -o "$work/out.dat"
+	expect [ "$rc" = 0 ]
+	expect contains "$err" "sub-buffers, woken at the kernel's buffer_percent 30 (it refused 50: not lowered under pressure); readers "
+	expect grep -qxF "vtrace: wake-ups: buffer_percent 30 throughout (the kernel's: it refused a change)" "$VT_TMP/err"
+	expect [ "$(cat "$idir/buffer_percent")" = 30 ]
+	result knob_readonly_buffer_percent_told_by_verbose
+else
+	ktap_test_skip "knob_readonly_buffer_percent_told_by_verbose (no buffer_percent on this kernel)"
+fi
 optional_knob knob_readonly_trace_clock_goes_on "$idir" trace_clock \
 	--instance "$inst"
 # Instances have no record-tgid: the top level, with it off first.

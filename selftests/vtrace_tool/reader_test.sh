@@ -293,7 +293,7 @@ kill -STOP "$pid"
 emitted=$(fill $n)
 kill -CONT "$pid"
 sleep 3
-expect [ "$(cat "$idir/buffer_percent")" = 25 ]
+expect [ "$(cat "$idir/buffer_percent")" = 50 ]
 stop
 expect [ $rc = 0 ]
 events=$(json_num events "$work/json")
@@ -343,7 +343,7 @@ kill -CONT "$pid"
 sleep 3
 stop
 cat "$work/stop" "$work/err" > "$work/said"
-expect grep -qx 'vtrace: wake-ups: buffer_percent lowered 25 -> 1 1 times (1 for lost events, the rest for a buffer half full), first at [0-9.]* s; restored 1 times' "$work/said"
+expect grep -qx 'vtrace: wake-ups: buffer_percent lowered 50 -> 25 1 times (1 for lost events, the rest for a buffer three quarters full), first at [0-9.]* s; restored 1 times' "$work/said"
 expect grep -q '^vtrace: wake-ups: read again at once [0-9]* times$' "$work/said"
 expect grep -q '^vtrace: reads: [0-9]* sub-buffers in [0-9]* calls$' "$work/said"
 result "reader_wakeups_told_by_verbose"

@@ -321,7 +321,7 @@ static void readers_text(const struct record *r, char *buf, size_t len)
 	case VTRACE_READERS_ADAPTIVE:
 		snprintf(
 			buf, len,
-			"readers adaptive: at the caller's priority, each on the CPU it reads; raised to SCHED_FIFO %d, on any CPU, while its buffer is half full or losing events, until calm for %d ms (up to %d ms when raised again soon)",
+			"readers adaptive: at the caller's priority, each on the CPU it reads; raised to SCHED_FIFO %d, on any CPU, while its buffer is three quarters full or losing events, until calm for %d ms (up to %d ms when raised again soon)",
 			w.rt_prio, VTRACE_RECORDER_CALM_MS,
 			VTRACE_RECORDER_CALM_MAX_MS);
 		break;
@@ -336,12 +336,34 @@ static void readers_text(const struct record *r, char *buf, size_t len)
 	}
 }
 
+/* -v: when the readers are woken, and why so. */
+static void wakeup_text(const struct record *r, char *buf, size_t len)
+{
+	bool adapts;
+	int percent = vtrace_recorder_wake_percent(r->rec, &adapts);
+
+	if (percent < 0)
+		snprintf(
+			buf, len,
+			"woken as soon as there is data (no buffer_percent here)");
+	else if (!adapts)
+		snprintf(
+			buf, len,
+			"woken at the kernel's buffer_percent %d (it refused %d: not lowered under pressure)",
+			percent, VTRACE_RECORDER_BUFFER_PERCENT);
+	else
+		snprintf(
+			buf, len,
+			"woken at buffer_percent %d (%d while a buffer loses events or is found 3/4 full)",
+			percent, VTRACE_RECORDER_LOW_PERCENT);
+}
+
 /* Make the recorder and start it; prints. */
 static int start(struct record *r)
 {
 	const struct record_opts *o = r->opts;
 	bool show = shows_progress(o);
-	char readers[256];
+	char readers[256], wakeups[128];
 	struct vtrace_recorder_opts ropts = {
 		.instance = r->vi,
 		.events = r->events,
@@ -396,14 +418,13 @@ static int start(struct record *r)
 	record_print_not_set(r);
 	if (o->verbose) {
 		readers_text(r, readers, sizeof(readers));
+		wakeup_text(r, wakeups, sizeof(wakeups));
 		vtrace_warn(
-			"reader: %s on %d CPUs, %zu-byte sub-buffers, woken at buffer_percent %d (%d under pressure); %s; %zu events; output %s",
+			"reader: %s on %d CPUs, %zu-byte sub-buffers, %s; %s; %zu events; output %s",
 			vtrace_reader_path_name(vtrace_recorder_reader(r->rec)),
 			vtrace_recorder_nr_cpus(r->rec),
-			vtrace_recorder_subbuf_size(r->rec),
-			VTRACE_RECORDER_BUFFER_PERCENT,
-			VTRACE_RECORDER_LOW_PERCENT, readers, r->nr_events,
-			o->output);
+			vtrace_recorder_subbuf_size(r->rec), wakeups, readers,
+			r->nr_events, o->output);
 	}
 	return 0;
 }

@@ -99,16 +99,26 @@ static void json_probes(struct vtrace_json *j, const struct record *r)
 static void print_wakeups(const struct record *r,
 			  const struct vtrace_recorder_wakeups *w)
 {
-	if (w->lowered)
+	bool adapts;
+	int percent = vtrace_recorder_wake_percent(r->rec, &adapts);
+
+	if (percent < 0)
 		fprintf(stderr,
-			"vtrace: wake-ups: buffer_percent lowered %d -> %d %llu times (%llu for lost events, the rest for a buffer half full), first at %.1f s; restored %llu times\n",
+			"vtrace: wake-ups: as soon as there was data (no buffer_percent here)\n");
+	else if (!adapts)
+		fprintf(stderr,
+			"vtrace: wake-ups: buffer_percent %d throughout (the kernel's: it refused a change)\n",
+			percent);
+	else if (w->lowered)
+		fprintf(stderr,
+			"vtrace: wake-ups: buffer_percent lowered %d -> %d %llu times (%llu for lost events, the rest for a buffer three quarters full), first at %.1f s; restored %llu times\n",
 			VTRACE_RECORDER_BUFFER_PERCENT,
 			VTRACE_RECORDER_LOW_PERCENT, w->lowered,
 			w->lowered_lost, w->first_lowered, w->restored);
 	else
 		fprintf(stderr,
 			"vtrace: wake-ups: buffer_percent stayed at %d\n",
-			VTRACE_RECORDER_BUFFER_PERCENT);
+			percent);
 	fprintf(stderr, "vtrace: wake-ups: read again at once %llu times\n",
 		w->rereads);
 	fprintf(stderr, "vtrace: reads: %llu sub-buffers in %llu calls\n",

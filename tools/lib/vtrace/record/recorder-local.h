@@ -70,7 +70,7 @@
  * @policy_final: back at the caller's policy for the drain: no longer
  *	watched
  * @raised: %VTRACE_READERS_ADAPTIVE: at vtrace_recorder_opts.rt_prio now
- * @pressure_at: when its buffer was last found half full or losing
+ * @pressure_at: when its buffer was last found 3/4 full or losing
  * @calm_ms: how long its buffer must stay calm before it goes back
  * @lowered_at: when it last went back, if @was_lowered
  * @was_lowered: it went back once at least
@@ -167,6 +167,8 @@ struct cpu_thread {
  * @probes: the data sources beside ftrace, while they run, or NULL
  * @percent_refused: buffer_percent cannot be changed: the wake-ups do not
  *	adapt
+ * @wake_percent: the buffer_percent the readers are woken at (the
+ *	kernel's where refused; -1 where it has none)
  */
 struct vtrace_recorder {
 	struct vtrace_recorder_opts opts;
@@ -218,6 +220,7 @@ struct vtrace_recorder {
 	size_t nr_not_set;
 	struct vtrace_probes *probes;
 	bool percent_refused;
+	int wake_percent;
 };
 
 void vt_rec_adapt_wakeups(struct cpu_thread *t, unsigned long long backlog);

@@ -180,6 +180,23 @@ size_t vtrace_recorder_subbuf_size(const struct vtrace_recorder *rec)
 }
 
 /**
+ * vtrace_recorder_wake_percent - where the readers' wake-ups start
+ * @rec: a started recorder
+ * @adapts: set to whether the recording may lower it under pressure (to
+ *	%VTRACE_RECORDER_LOW_PERCENT) and put it back
+ *
+ * Return: the buffer_percent the readers are woken at:
+ * %VTRACE_RECORDER_BUFFER_PERCENT, or the kernel's own where it refused
+ * that (then @adapts is false); -1 where the kernel has no such knob.
+ */
+int vtrace_recorder_wake_percent(const struct vtrace_recorder *rec,
+				 bool *adapts)
+{
+	*adapts = !rec->percent_refused;
+	return rec->wake_percent;
+}
+
+/**
  * vtrace_recorder_clock - the trace_clock of the recording
  * @rec: a started recorder
  *

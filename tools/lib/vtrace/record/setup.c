@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -202,11 +203,18 @@ static unsigned long long events_in_buffer(struct vtrace_recorder *rec)
 /* The wake-up mark; without it the readers are woken at the kernel's. */
 static int set_percent(struct vtrace_recorder *rec)
 {
+	char value[VTRACE_KNOB_VALUE_MAX];
 	int ret;
 
 	ret = vt_settings_set_percent(&rec->settings,
 				      VTRACE_RECORDER_BUFFER_PERCENT);
 	rec->percent_refused = ret;
+	rec->wake_percent = VTRACE_RECORDER_BUFFER_PERCENT;
+	if (ret) {
+		vt_settings_read_back(&rec->settings, "buffer_percent", value,
+				      sizeof(value));
+		rec->wake_percent = *value ? atoi(value) : -1;
+	}
 	ret = optional_knob(rec, "buffer_percent", ret);
 	return ret ? settings_error(rec, "buffer_percent", ret) : 0;
 }

@@ -13,11 +13,18 @@
 /* Pressure on a CPU's buffer: lower buffer_percent for every CPU. */
 static void lower_percent(struct vtrace_recorder *rec, bool lost)
 {
+	int err;
+
 	clock_gettime(CLOCK_MONOTONIC, &rec->calm_since);
-	if (rec->lowered || rec->percent_refused ||
-	    vt_settings_set_percent(&rec->settings,
-				    VTRACE_RECORDER_LOW_PERCENT))
+	if (rec->lowered || rec->percent_refused)
 		return;
+	/* Where the kernel refuses it, it stays as found (not asked again). */
+	err = vt_settings_set_percent(&rec->settings,
+				      VTRACE_RECORDER_LOW_PERCENT);
+	if (err) {
+		rec->percent_refused = vt_knob_refusal(err);
+		return;
+	}
 	rec->lowered = true;
 	rec->wakeups.lowered++;
 	if (lost)
@@ -83,10 +90,12 @@ static void adapt_priority(struct cpu_thread *t, bool pressure)
 
 /*
  * After a wake-up that moved @backlog sub-buffers: a buffer that lost
- * events since the last one, or was found at least half full, is read
- * too late at buffer_percent 25 (the reader, woken, waits for its time
- * slice while the writer fills the rest). Woken at one full sub-buffer
- * instead, it has nearly the whole buffer as slack.
+ * events since the last one, or was found three quarters full where the
+ * reader was woken at half, is read too late (the reader, woken, waited
+ * while the writer filled the rest). Woken at a quarter it has three
+ * quarters as slack. Not earlier: each wake-up preempts a traced task,
+ * and under a load that lasts, one per sub-buffer took more of its time
+ * than the loss it saved (Documentation/vtrace-record.rst, Wake-up).
  */
 void vt_rec_adapt_wakeups(struct cpu_thread *t, unsigned long long backlog)
 {
@@ -97,7 +106,7 @@ void vt_rec_adapt_wakeups(struct cpu_thread *t, unsigned long long backlog)
 					  st->kernel_lost :
 					  st->missed_events;
 	bool lost_more = lost > t->seen_lost;
-	bool near_full = rec->nr_subbufs && backlog * 2 >= rec->nr_subbufs;
+	bool near_full = rec->nr_subbufs && backlog * 4 >= rec->nr_subbufs * 3;
 
 	t->seen_lost = lost;
 	adapt_priority(t, lost_more || near_full);

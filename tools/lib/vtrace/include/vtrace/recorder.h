@@ -58,16 +58,17 @@ struct vtrace_recorder;
 
 /*
  * poll() on a CPU's buffer wakes its reader when the buffer is this full
- * (buffer_percent), or after vtrace_recorder_opts.drain_period_ms.
+ * (buffer_percent, the kernel's own default and trace-cmd's), or after
+ * vtrace_recorder_opts.drain_period_ms.
  */
-#define VTRACE_RECORDER_BUFFER_PERCENT 25
+#define VTRACE_RECORDER_BUFFER_PERCENT 50
 /*
- * While a buffer runs near full or loses events, the readers are woken
- * as soon as one sub-buffer is full instead (see struct
+ * While a buffer loses events, or is found three quarters full, the
+ * readers are woken this early instead (see struct
  * vtrace_recorder_wakeups), until no CPU has been under that pressure for
  * VTRACE_RECORDER_CALM_MS.
  */
-#define VTRACE_RECORDER_LOW_PERCENT 1
+#define VTRACE_RECORDER_LOW_PERCENT 25
 #define VTRACE_RECORDER_CALM_MS 500
 /*
  * %VTRACE_READERS_ADAPTIVE: a reader raised again within twice its calm
@@ -102,7 +103,7 @@ struct vtrace_recorder;
  *	Documentation/vtrace-record.rst)
  * @VTRACE_READERS_ADAPTIVE: at the caller's policy, each on the CPU whose
  *	buffer it reads; a reader whose wake-up finds its buffer at least
- *	half full or losing events goes to vtrace_recorder_opts.rt_prio,
+ *	three quarters full or losing events goes to vtrace_recorder_opts.rt_prio,
  *	free to run on any CPU, until its buffer has been calm for its calm
  *	time: realtime tasks on the board meet a realtime reader only while
  *	a buffer is under pressure
@@ -278,7 +279,7 @@ struct vtrace_knob_not_set {
  *	down to %VTRACE_RECORDER_LOW_PERCENT
  * @restored: times it went back up
  * @lowered_lost: of @lowered, those caused by lost events (the others: a
- *	wake-up found the buffer at least half full)
+ *	wake-up found the buffer at least three quarters full)
  * @rereads: times a reader read again at once, without waiting, because
  *	its last read had found data
  * @subbufs: sub-buffers the readers took from the kernel
@@ -338,6 +339,8 @@ double vtrace_recorder_elapsed(const struct vtrace_recorder *rec);
 enum vtrace_reader_path
 vtrace_recorder_reader(const struct vtrace_recorder *rec);
 size_t vtrace_recorder_subbuf_size(const struct vtrace_recorder *rec);
+int vtrace_recorder_wake_percent(const struct vtrace_recorder *rec,
+				 bool *adapts);
 unsigned long long vtrace_recorder_cleared(const struct vtrace_recorder *rec);
 const char *vtrace_recorder_clock(const struct vtrace_recorder *rec);
 void vtrace_recorder_wakeups(const struct vtrace_recorder *rec,
