@@ -13,10 +13,13 @@
 #	makes the instance DIR with $filter on both events.
 #   bench_drop_instance DIR
 #	switches DIR's events and tracing off and removes it, if it exists.
-#   bench_tracebox_config FILE BUFFER_KB DURATION_MS
+#   bench_tracebox_config FILE BUFFER_KB DURATION_MS [DRAIN_PERCENT]
 #	writes to FILE the TraceConfig tracebox records the load with: both
 #	raw_syscalls events of getppid in $inst, BUFFER_KB per CPU, into its
-#	file every second for DURATION_MS. Its buffer is a ring: with
+#	file every second for DURATION_MS; with DRAIN_PERCENT, its
+#	drain_buffer_percent (Perfetto v48 on, kernels 6.9 on): it reads a
+#	CPU's buffer once that full, as well as every drain period (100
+#	ms). Its buffer is a ring: with
 #	write_into_file, DISCARD stops taking data once the buffer's size
 #	has been written in all (the config_write_into_file_discard stat).
 #   kernel_lost
@@ -70,7 +73,8 @@ data_sources {
       ftrace_events: "raw_syscalls/sys_enter"
       ftrace_events: "raw_syscalls/sys_exit"
       syscall_events: "sys_getppid"
-      buffer_size_kb: $2
+      buffer_size_kb: $2${4:+
+      drain_buffer_percent: $4}
       instance_name: "$inst"
     }
   }
