@@ -140,13 +140,12 @@ else
 fi
 
 # -r 7: every reader at SCHED_FIFO 7 while recording, the main thread as
-# it was; each reader back at the caller's policy for the drain. At a
-# realtime priority the readers are not pinned to their CPUs (with more
-# than one CPU, none is).
+# it was; each reader back at the caller's policy for the drain. Each
+# reader is pinned to the CPU it reads, at a realtime priority too.
 start -e $event -r 7
 expect [ $rc = 0 ]
 expect [ "$(threads_at "$pid" 1 7)" = "$ncpus" ]
-[ "$ncpus" -gt 1 ] && expect [ "$(pinned "$pid")" = 0 ]
+expect [ "$(pinned "$pid")" = "$ncpus" ]
 expect [ "$(threads_at "$pid" 0 0)" = 0 ]
 expect [ "$(main_policy "$pid")" = 0 ]
 stop
@@ -156,14 +155,15 @@ expect [ "$(wakeup_num rt_restored "$work/json")" = "$ncpus" ]
 result "reader_rt_prio_applied_and_restored"
 
 # As root, by default keep-all: every reader at SCHED_FIFO 1 from the
-# start, on any CPU; --adaptive: each at the caller's policy on its own
-# CPU until its buffer is under pressure, SCHED_FIFO 1 the priority it
-# would take; --light and -r 0: the caller's policy on its own CPU, never
-# raised.
-start -e $event
+# start, on its own CPU; --adaptive: each at the caller's policy on its
+# own CPU until its buffer is under pressure, SCHED_FIFO 1 the priority
+# it would take; --light and -r 0: the caller's policy on its own CPU,
+# never raised. -v says where they run.
+start -e $event -v
 expect [ "$(threads_at "$pid" 1 1)" = "$ncpus" ]
-[ "$ncpus" -gt 1 ] && expect [ "$(pinned "$pid")" = 0 ]
+expect [ "$(pinned "$pid")" = "$ncpus" ]
 stop
+expect grep -q "; readers keep-all: at SCHED_FIFO 1 while tracing, each on the CPU it reads; " "$work/err"
 expect [ "$(wakeup_str readers "$work/json")" = keep-all ]
 expect [ "$(wakeup_num rt_prio "$work/json")" = 1 ]
 expect [ "$(wakeup_num rt_restored "$work/json")" = "$ncpus" ]
@@ -238,9 +238,9 @@ fi
 
 # Readers at SCHED_FIFO 1 below a task at SCHED_FIFO 2 that holds every
 # CPU (rt_hog, writing markers for 3 s) get no time at all: each is found
-# runnable twice without having run, and goes to the caller's policy,
-# where the kernel still gives it a share; once the hog has ended, each
-# goes back to SCHED_FIFO 1. Where realtime throttling is off the hog
+# runnable twice without having run, and goes to the caller's policy on
+# any CPU, where the kernel still gives it a share; once the hog has
+# ended, each goes back to SCHED_FIFO 1 on its own CPU. Where realtime throttling is off the hog
 # would hold the CPUs for good: skipped.
 if [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = -1 ]; then
 	ktap_test_skip "reader_rt_starved_falls_back_and_returns (realtime throttling is off)"
@@ -258,6 +258,7 @@ else
 		i=$((i + 1))
 	done
 	expect [ "$(threads_at "$pid" 1 1)" = "$ncpus" ]
+	expect [ "$(pinned "$pid")" = "$ncpus" ]
 	stop
 	expect [ $rc = 0 ]
 	starved=$(wakeup_num rt_starved "$work/json")
@@ -307,7 +308,7 @@ expect [ "$(cat "$idir/buffer_percent")" = "$(echo "$before" | sed -n 4p)" ]
 result "reader_wakeups_lowered_on_overrun_and_restored ($events recorded, $lost lost)"
 
 # --adaptive: the same overrun raises the reader of every CPU that lost
-# events to SCHED_FIFO 1, free of its CPU; once its buffer has been calm
+# events to SCHED_FIFO 1, on its CPU; once its buffer has been calm
 # for VTRACE_RECORDER_CALM_MS it is back at the caller's policy on its
 # own CPU (looked at on its next wake-up: the drain period, 1 s).
 start -e $event -b 1024 --adaptive
@@ -321,6 +322,7 @@ until [ "$(threads_at "$pid" 1 1)" = "$ncpus" ] || [ $i -ge 40 ]; do
 	i=$((i + 1))
 done
 expect [ "$(threads_at "$pid" 1 1)" = "$ncpus" ]
+expect [ "$(pinned "$pid")" = "$ncpus" ]
 i=0
 until [ "$(threads_at "$pid" 0 0)" = "$ncpus" ] || [ $i -ge 50 ]; do
 	sleep 0.1

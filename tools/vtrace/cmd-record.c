@@ -315,13 +315,13 @@ static void readers_text(const struct record *r, char *buf, size_t len)
 	case VTRACE_READERS_KEEP_ALL:
 		snprintf(
 			buf, len,
-			"readers keep-all: at SCHED_FIFO %d while tracing, on any CPU",
+			"readers keep-all: at SCHED_FIFO %d while tracing, each on the CPU it reads",
 			w.rt_prio);
 		break;
 	case VTRACE_READERS_ADAPTIVE:
 		snprintf(
 			buf, len,
-			"readers adaptive: at the caller's priority, each on the CPU it reads; raised to SCHED_FIFO %d, on any CPU, while its buffer is three quarters full or losing events, until calm for %d ms (up to %d ms when raised again soon)",
+			"readers adaptive: at the caller's priority, each on the CPU it reads; raised to SCHED_FIFO %d while its buffer is three quarters full or losing events, until calm for %d ms (up to %d ms when raised again soon)",
 			w.rt_prio, VTRACE_RECORDER_CALM_MS,
 			VTRACE_RECORDER_CALM_MAX_MS);
 		break;

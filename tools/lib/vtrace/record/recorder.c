@@ -375,8 +375,7 @@ static void *record_cpu(void *arg)
 	};
 
 	atomic_store(&t->tid, gettid());
-	if (rec->policy != VTRACE_READERS_KEEP_ALL)
-		vt_rec_pin_reader(t, true);
+	vt_rec_pin_reader(t, true);
 
 	/* RING_BUFFER: the kernel keeps the newest data until the stop. */
 	while (rec->opts.fill_policy == VTRACE_FILL_RING_BUFFER &&

@@ -124,34 +124,38 @@ const char *vtrace_reader_policy_name(enum vtrace_reader_policy policy)
 }
 
 /*
- * A reader at the caller's policy runs on the CPU whose buffer it reads:
- * under a load on every CPU each reader then competes for its own CPU
- * only, never with another reader for the same one, and finds the data
- * in that CPU's cache. At a realtime priority it is left free: woken, it
- * still preempts a writer at once, and where a task above it holds its
- * own CPU it runs in another CPU's idle time instead of waiting. An
- * offline CPU refuses the mask; the thread then runs where it is put.
- * Called by the reader thread itself.
+ * A reader runs on the CPU whose buffer it reads, at any policy: the
+ * sub-buffers it moves were just written there and are still in that
+ * CPU's cache, and it never competes with another reader for a CPU. A
+ * realtime reader woken on its CPU preempts the writer there at once.
+ * Left free, a realtime reader stays on whichever CPU it last ran on,
+ * which under a load on every CPU may be another reader's: under the
+ * storm such a crossed pair cost 1.4 s of CPU where a pair on their own
+ * CPUs cost 0.85 s, and lost events (Documentation/vtrace-record.rst,
+ * Placement). Only a reader starved by tasks above it is let run
+ * anywhere (watch_reader()). An offline CPU refuses the mask; the
+ * thread then runs where it is put.
  */
 void vt_rec_pin_reader(struct cpu_thread *t, bool own_cpu)
 {
 	cpu_set_t on_cpu;
 
 	if (!own_cpu) {
-		sched_setaffinity(0, sizeof(t->rec->caller_cpus),
+		sched_setaffinity(atomic_load(&t->tid),
+				  sizeof(t->rec->caller_cpus),
 				  &t->rec->caller_cpus);
 		return;
 	}
 	CPU_ZERO(&on_cpu);
 	CPU_SET(t->cpu, &on_cpu);
-	sched_setaffinity(0, sizeof(on_cpu), &on_cpu);
+	sched_setaffinity(atomic_load(&t->tid), sizeof(on_cpu), &on_cpu);
 }
 
 /*
  * %VTRACE_READERS_ADAPTIVE: the reader thread @t (the caller) to
- * vtrace_recorder_opts.rt_prio, unpinned, or back to the caller's policy
- * on its own CPU. A raised reader the watch found starved is already at
- * the caller's policy: lowering it only ends the watch.
+ * vtrace_recorder_opts.rt_prio, or back to the caller's policy, on its
+ * own CPU either way. A raised reader the watch found starved is already
+ * at the caller's policy: lowering it only ends the watch.
  */
 void vt_rec_raise_reader(struct cpu_thread *t, bool raise)
 {
@@ -176,7 +180,7 @@ void vt_rec_raise_reader(struct cpu_thread *t, bool raise)
 			rec->rt_raised++;
 		else
 			rec->rt_lowered++;
-		vt_rec_pin_reader(t, !raise);
+		vt_rec_pin_reader(t, true);
 	}
 	pthread_mutex_unlock(&rec->policy_lock);
 }
@@ -198,16 +202,24 @@ void vt_rec_restore_policy(struct cpu_thread *t)
 	pthread_mutex_unlock(&rec->policy_lock);
 }
 
-/* A reader thread to the caller's policy, or back to opts.rt_prio. */
+/*
+ * A reader thread to the caller's policy, free to run on any of the
+ * caller's CPUs, or back to opts.rt_prio on its own CPU.
+ */
 static bool set_reader_policy(struct cpu_thread *t, bool realtime)
 {
 	struct vtrace_recorder *rec = t->rec;
 	struct sched_param param = { .sched_priority = rec->opts.rt_prio };
+	bool done;
 
 	if (realtime)
-		return !pthread_setschedparam(t->id, SCHED_FIFO, &param);
-	return !pthread_setschedparam(t->id, rec->caller_policy,
-				      &rec->caller_param);
+		done = !pthread_setschedparam(t->id, SCHED_FIFO, &param);
+	else
+		done = !pthread_setschedparam(t->id, rec->caller_policy,
+					      &rec->caller_param);
+	if (done)
+		vt_rec_pin_reader(t, realtime);
+	return done;
 }
 
 static void look_for_calm(struct cpu_thread *t)
@@ -218,11 +230,12 @@ static void look_for_calm(struct cpu_thread *t)
 }
 
 /*
- * A reader at a realtime priority that tasks above it keep off every CPU
+ * A reader at a realtime priority that tasks above it keep off its CPU
  * gets no time at all, where one at the caller's policy still gets the
  * fair server's share (or, before 6.12, what realtime throttling leaves
- * to the normal policy). Found runnable at two readings in a row without
- * having run in between, it is starved, and goes to the caller's policy.
+ * to the normal policy) on whichever CPU has it. Found runnable at two
+ * readings in a row without having run in between, it is starved, and
+ * goes to the caller's policy, on any CPU.
  * It goes back after a whole VTRACE_RECORDER_RT_CALM_MS in which it was
  * never found starved and waited to run for less than half the time: at
  * the caller's policy under such a load it still waits most of each

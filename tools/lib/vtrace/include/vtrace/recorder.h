@@ -96,15 +96,15 @@ struct vtrace_recorder;
 
 /**
  * enum vtrace_reader_policy - when the readers run at a realtime priority
- * @VTRACE_READERS_KEEP_ALL: at vtrace_recorder_opts.rt_prio, on any CPU,
- *	all the time tracing is on (trace-cmd record -r): woken, a reader
+ * @VTRACE_READERS_KEEP_ALL: at vtrace_recorder_opts.rt_prio, each on the
+ *	CPU whose buffer it reads, all the time tracing is on (trace-cmd record -r): woken, a reader
  *	preempts the writer at once. The default: it lost nothing and took
  *	the least from the traced tasks of the three (see
  *	Documentation/vtrace-record.rst)
  * @VTRACE_READERS_ADAPTIVE: at the caller's policy, each on the CPU whose
  *	buffer it reads; a reader whose wake-up finds its buffer at least
- *	three quarters full or losing events goes to vtrace_recorder_opts.rt_prio,
- *	free to run on any CPU, until its buffer has been calm for its calm
+ *	three quarters full or losing events goes to
+ *	vtrace_recorder_opts.rt_prio until its buffer has been calm for its calm
  *	time: realtime tasks on the board meet a realtime reader only while
  *	a buffer is under pressure
  * @VTRACE_READERS_LIGHT: at the caller's policy, each on the CPU whose
