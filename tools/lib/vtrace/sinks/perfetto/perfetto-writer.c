@@ -160,7 +160,8 @@ static bool pid_set_has(const struct pid_set *set, int pid)
 /*
  * Writes @pb out whole, or not at all: after a failed write the file is
  * cut back to the packets written before, and nothing more is written.
- * Called with @pf->lock held.
+ * Called with @pf->lock held once readers may call in (before that,
+ * from vt_perfetto_create(), by the only thread there is).
  */
 static int write_buffer(struct vt_perfetto *pf, struct vt_pb *pb)
 {
@@ -278,7 +279,7 @@ static int bundle_flush(struct vt_perfetto *pf, int cpu)
 	return ret;
 }
 
-/* Called with @pf->lock held. */
+/* Called as write_buffer() is. */
 static int misc_flush(struct vt_perfetto *pf, bool force)
 {
 	if (!force && pf->misc.len < MISC_FLUSH_BYTES && !pf->misc.err)
