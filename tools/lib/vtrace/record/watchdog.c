@@ -129,12 +129,11 @@ const char *vtrace_reader_policy_name(enum vtrace_reader_policy policy)
  * CPU's cache, and it never competes with another reader for a CPU. A
  * realtime reader woken on its CPU preempts the writer there at once.
  * Left free, a realtime reader stays on whichever CPU it last ran on,
- * which under a load on every CPU may be another reader's: under the
- * storm such a crossed pair cost 1.4 s of CPU where a pair on their own
- * CPUs cost 0.85 s, and lost events (Documentation/vtrace-record.rst,
- * Placement). Only a reader starved by tasks above it is let run
- * anywhere (watch_reader()). An offline CPU refuses the mask; the
- * thread then runs where it is put.
+ * which under a load on every CPU may be another reader's, reading data
+ * from another CPU's cache for the whole recording
+ * (Documentation/vtrace-record.rst, Placement). Only a reader starved by
+ * tasks above it is let run anywhere (watch_reader()). An offline CPU
+ * refuses the mask; the thread then runs where it is put.
  */
 void vt_rec_pin_reader(struct cpu_thread *t, bool own_cpu)
 {
