@@ -135,7 +135,7 @@ if [ -e "$idir/buffer_percent" ]; then
 	record_ro "$idir/buffer_percent" "$VTRACE" record --instance "$inst" \
 		-e sched/sched_switch -t 300ms -v -o "$work/out.dat"
 	expect [ "$rc" = 0 ]
-	expect contains "$err" "sub-buffers, woken at the kernel's buffer_percent 30 (it refused 50: not lowered under pressure); readers "
+	expect contains "$err" "sub-buffers, woken at the kernel's buffer_percent 30 (it refuses a change: not lowered under pressure); readers "
 	expect grep -qxF "vtrace: wake-ups: buffer_percent 30 throughout (the kernel's: it refused a change)" "$VT_TMP/err"
 	expect [ "$(cat "$idir/buffer_percent")" = 30 ]
 	result knob_readonly_buffer_percent_told_by_verbose

@@ -349,8 +349,8 @@ static void wakeup_text(const struct record *r, char *buf, size_t len)
 	else if (!adapts)
 		snprintf(
 			buf, len,
-			"woken at the kernel's buffer_percent %d (it refused %d: not lowered under pressure)",
-			percent, VTRACE_RECORDER_BUFFER_PERCENT);
+			"woken at the kernel's buffer_percent %d (it refuses a change: not lowered under pressure)",
+			percent);
 	else
 		snprintf(
 			buf, len,

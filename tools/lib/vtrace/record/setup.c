@@ -344,7 +344,6 @@ int vt_rec_set_up(struct vtrace_recorder *rec)
 	ret = open_readers(rec);
 	if (ret)
 		return ret;
-	count_subbufs(rec);
 
 	info = (struct vtrace_sink_info){
 		.instance = rec->tfs,
@@ -379,6 +378,8 @@ int vt_rec_set_up(struct vtrace_recorder *rec)
 			     rec->changes[failed].name, strerror(-ret));
 		return ret;
 	}
+	/* Only now: the top level's buffer is expanded by the first event. */
+	count_subbufs(rec);
 	vt_test_phase("setup");
 	clock_gettime(CLOCK_MONOTONIC, &rec->start);
 	ret = vt_settings_set_tracing_on(&rec->settings, 1);
