@@ -37,7 +37,7 @@ have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 ncpus=$(grep -c '^processor' /proc/cpuinfo)
 
-ktap_set_plan 14
+ktap_set_plan 15
 
 # wakeup_num KEY FILE: a member of the summary's "wakeups" object.
 wakeup_num() {
@@ -378,6 +378,44 @@ for case in splice:pftrace splice:dat read:dat; do
 	fi
 	result "reader_${path}_batches_${case#*:} ($subbufs sub-buffers in $batches calls)"
 done
+
+# After a wake-up the reader reads again at once only when its read found
+# the buffer at least three quarters full: once per CPU at 7/8 (the
+# second read finds nothing), never at 5/8, past the wake-up's half.
+# Markers of 1028 bytes, 3 to a 4 KB sub-buffer, 63 to a 64 KB one
+# (after its 16-byte header), fill that much of each CPU's 1024 KB while
+# the recorder is stopped; the wake-up's read is awaited (the kernel's
+# entries down to the sub-buffer being written) before the stop, whose
+# drain would otherwise read them. The sub-buffer size is the instance's
+# once recording, where the kernel lets it be chosen.
+for eighths in 5 7; do
+	start -e $event -b 1024
+	expect [ $rc = 0 ]
+	subbuf_kb=4
+	[ -e "$idir/buffer_subbuf_size_kb" ] &&
+		subbuf_kb=$(cat "$idir/buffer_subbuf_size_kb")
+	per_subbuf=$(((subbuf_kb * 1024 - 16) / 1028))
+	kill -STOP "$pid"
+	emitted=$(markers $((1024 / subbuf_kb * per_subbuf * eighths / 8)))
+	kill -CONT "$pid"
+	i=0
+	until [ "$(awk '/^entries:/ { if ($2 > n) n = $2 } END { print n + 0 }' \
+		"$idir"/per_cpu/cpu*/stats)" -le "$per_subbuf" ] || [ $i -ge 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	stop
+	expect [ $rc = 0 ]
+	expect [ "$(json_num lost "$work/json")" = 0 ]
+	expect [ "$(json_num events "$work/json")" = "$emitted" ]
+	rereads=$(wakeup_num rereads "$work/json")
+	if [ $eighths = 7 ]; then
+		expect [ "$rereads" = "$ncpus" ]
+	else
+		expect [ "$rereads" = 0 ]
+	fi
+done
+result "reader_reads_again_at_once_only_when_found_near_full (${subbuf_kb} KB sub-buffers)"
 
 # A burst several times the buffer, which the readers keep up with: not
 # one event lost (the guests; the host's markers come from a shell).

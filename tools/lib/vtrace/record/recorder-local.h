@@ -223,6 +223,8 @@ struct vtrace_recorder {
 	int wake_percent;
 };
 
+bool vt_rec_found_near_full(const struct vtrace_recorder *rec,
+			    unsigned long long backlog);
 void vt_rec_adapt_wakeups(struct cpu_thread *t, unsigned long long backlog);
 int vt_rec_check_rt_prio(struct vtrace_recorder *rec);
 void vt_rec_fail(struct vtrace_recorder *rec, int err);

@@ -330,10 +330,12 @@ static void publish_stats(struct cpu_thread *t)
 }
 
 /*
- * Read, and read again at once while the last read found complete
- * sub-buffers: under a heavy load more fill while one is written out,
- * and going back to poll() would leave them until the next wake-up.
- * Ends when the buffer has none, or the recording is to stop.
+ * Read, and read again at once while the last read found the buffer near
+ * full: what filled while it was written out would otherwise wait for a
+ * wake-up that may come too late. Otherwise poll() again, which returns
+ * at once if the buffer is already at buffer_percent: one more read that
+ * finds nothing costs the traced task a system call at every wake-up.
+ * Ends there, or when the recording is to stop.
  */
 static int read_while_ready(struct cpu_thread *t)
 {
@@ -348,6 +350,9 @@ static int read_while_ready(struct cpu_thread *t)
 		ret = consume_cpu(t, false);
 		if (ret || st->subbufs == before ||
 		    atomic_load(&rec->reason) != VTRACE_STOP_NONE)
+			break;
+		if (rec->nr_subbufs &&
+		    !vt_rec_found_near_full(rec, st->subbufs - before))
 			break;
 		t->rereads++;
 	}

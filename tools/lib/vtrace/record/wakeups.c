@@ -88,6 +88,20 @@ static void adapt_priority(struct cpu_thread *t, bool pressure)
 	}
 }
 
+/**
+ * vt_rec_found_near_full - whether a read found its buffer near full
+ * @rec: the recorder
+ * @backlog: sub-buffers the read moved
+ *
+ * Return: true when @backlog is at least three quarters of a CPU's
+ * sub-buffers; false as well when their number is not known.
+ */
+bool vt_rec_found_near_full(const struct vtrace_recorder *rec,
+			    unsigned long long backlog)
+{
+	return rec->nr_subbufs && backlog * 4 >= rec->nr_subbufs * 3;
+}
+
 /*
  * After a wake-up that moved @backlog sub-buffers: a buffer that lost
  * events since the last one, or was found three quarters full where the
@@ -106,7 +120,7 @@ void vt_rec_adapt_wakeups(struct cpu_thread *t, unsigned long long backlog)
 					  st->kernel_lost :
 					  st->missed_events;
 	bool lost_more = lost > t->seen_lost;
-	bool near_full = rec->nr_subbufs && backlog * 4 >= rec->nr_subbufs * 3;
+	bool near_full = vt_rec_found_near_full(rec, backlog);
 
 	t->seen_lost = lost;
 	adapt_priority(t, lost_more || near_full);

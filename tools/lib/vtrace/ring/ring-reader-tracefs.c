@@ -25,10 +25,14 @@
  * Both count events from the kernel's side, the CPU's "read events"
  * (per_cpu/cpuN/stats), which the kernel advances by a whole sub-buffer's
  * entries when it hands one over, instead of walking every event of every
- * sub-buffer (which cost a third of the reader's CPU). It is read after
- * each consume, with a pread() of the stats file kept open; a sub-buffer
- * the callback refused is kept and offered again first, so once the
- * buffer is drained the count is exactly the events handed out.
+ * sub-buffer (which cost a third of the reader's CPU). It is read with a
+ * pread() of the stats file kept open, after a consume that handed
+ * sub-buffers out, but at most every COUNT_PERIOD_MS while they keep
+ * coming (the kernel formats the whole file each time), and at the
+ * first consume after that, even one that finds nothing, and at the
+ * drain. A sub-buffer the callback refused is kept and offered again
+ * first, so once the buffer is drained the count is exactly the events
+ * handed out.
  * (Another reader of the same CPU's buffer, which there should not be,
  * would count too.)
  */
@@ -36,6 +40,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -46,6 +51,8 @@
 
 /* Most bytes one splice() moves: the pipe's size. */
 #define SPLICE_BATCH (1024 * 1024)
+/* Longest the event count lags while sub-buffers keep coming. */
+#define COUNT_PERIOD_MS 10
 
 struct tcpu_state {
 	struct tracefs_cpu *tcpu;
@@ -60,6 +67,8 @@ struct tcpu_state {
 	unsigned long long base; /* "read events" when counting (re)started */
 	unsigned long long last; /* "read events" last seen */
 	unsigned long long before; /* events counted before a buffer reset */
+	bool uncounted; /* sub-buffers handed out since the last count */
+	struct timespec counted_at; /* CLOCK_MONOTONIC_COARSE of that count */
 };
 
 static int tcpu_open(struct vtrace_ring_reader *reader)
@@ -185,16 +194,32 @@ static void count_events(struct vtrace_ring_reader *reader)
 	/* The one in @buf is counted by the kernel, not handed out yet. */
 }
 
-/*
- * The counters are read only when sub-buffers were handed out since
- * @start, and at the drain: a reader that reads again until it finds
- * nothing would otherwise read the stats file once more each time.
- */
+static bool counted_lately(const struct tcpu_state *st,
+			   const struct timespec *now)
+{
+	long long ms = (now->tv_sec - st->counted_at.tv_sec) * 1000LL +
+		       (now->tv_nsec - st->counted_at.tv_nsec) / 1000000;
+
+	return ms < COUNT_PERIOD_MS;
+}
+
+/* The counters after a consume, when they are due (see the top). */
 static void count_events_after(struct vtrace_ring_reader *reader,
 			       unsigned long long start, bool drain)
 {
-	if (drain || reader->stats.subbufs != start)
-		count_events(reader);
+	struct tcpu_state *st = reader->priv;
+	bool more = reader->stats.subbufs != start;
+	struct timespec now;
+
+	st->uncounted |= more;
+	if (!drain && !st->uncounted)
+		return;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	if (!drain && more && counted_lately(st, &now))
+		return;
+	count_events(reader);
+	st->uncounted = false;
+	st->counted_at = now;
 }
 
 /* Hand out the sub-buffer in st->buf, keeping it when refused. */
@@ -349,6 +374,9 @@ static int hand_out_piped(struct vtrace_ring_reader *reader,
 		}
 		reader->stats.subbufs += n / reader->subbuf_size;
 		reader->stats.bytes += n;
+		/* Fewer than asked: the buffer has no more for now. */
+		if ((size_t)n < want)
+			return 0;
 	}
 }
 
@@ -362,13 +390,14 @@ static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
 {
 	struct tcpu_state *st = reader->priv;
 	unsigned long long start = reader->stats.subbufs;
+	bool dry = false;
 	int ret;
 
 	/* One the drain's read() brought and the callback refused. */
 	ret = hand_out(reader, fn, ctx);
 	while (!ret) {
 		ret = hand_out_spliced(reader, start, max, fn, ctx);
-		if (ret || st->spliced_pos < st->spliced_len)
+		if (ret || st->spliced_pos < st->spliced_len || dry)
 			break;
 		if (reader->pipe_fn) {
 			ret = hand_out_piped(reader, start, max, ctx);
@@ -377,6 +406,8 @@ static int splice_consume(struct vtrace_ring_reader *reader, bool drain,
 		ret = splice_batch(reader);
 		if (ret <= 0)
 			break;
+		/* Fewer than asked: the buffer has no more for now. */
+		dry = (size_t)ret < st->batch;
 		ret = 0;
 	}
 	if (!ret && drain)
