@@ -123,8 +123,8 @@ optional_knob() {
 
 # A new instance holds the kernel's defaults: local clock, 4 KB
 # sub-buffers, each unlike what a recording chooses (boot, 64 KB), so each
-# is written; its buffer_percent, 50, is what a recording chooses, so it
-# is set to 30 first (and must stay so).
+# is written; its buffer_percent is set to 30 first, unlike what a
+# recording chooses (and must stay so).
 optional_knob knob_readonly_subbuf_size_goes_on "$idir" \
 	buffer_subbuf_size_kb --instance "$inst"
 [ ! -e "$idir/buffer_percent" ] || echo 30 > "$idir/buffer_percent"

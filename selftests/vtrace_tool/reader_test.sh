@@ -294,7 +294,7 @@ kill -STOP "$pid"
 emitted=$(fill $n)
 kill -CONT "$pid"
 sleep 3
-expect [ "$(cat "$idir/buffer_percent")" = 50 ]
+expect [ "$(cat "$idir/buffer_percent")" = 62 ]
 stop
 expect [ $rc = 0 ]
 events=$(json_num events "$work/json")
@@ -345,7 +345,7 @@ kill -CONT "$pid"
 sleep 3
 stop
 cat "$work/stop" "$work/err" > "$work/said"
-expect grep -qx 'vtrace: wake-ups: buffer_percent lowered 50 -> 25 1 times (1 for lost events, the rest for a buffer three quarters full), first at [0-9.]* s; restored 1 times' "$work/said"
+expect grep -qx 'vtrace: wake-ups: buffer_percent lowered 62 -> 25 1 times (1 for lost events, the rest for a buffer 81% full), first at [0-9.]* s; restored 1 times' "$work/said"
 expect grep -q '^vtrace: wake-ups: read again at once [0-9]* times$' "$work/said"
 expect grep -q '^vtrace: reads: [0-9]* sub-buffers in [0-9]* calls$' "$work/said"
 result "reader_wakeups_told_by_verbose"
@@ -380,15 +380,15 @@ for case in splice:pftrace splice:dat read:dat; do
 done
 
 # After a wake-up the reader reads again at once only when its read found
-# the buffer at least three quarters full: once per CPU at 7/8 (the
-# second read finds nothing), never at 5/8, past the wake-up's half.
+# the buffer near full (81%): once per CPU at 7/8 (the second read finds
+# nothing), never at 6/8, past the wake-up's 62%.
 # Markers of 1028 bytes, 3 to a 4 KB sub-buffer, 63 to a 64 KB one
 # (after its 16-byte header), fill that much of each CPU's 1024 KB while
 # the recorder is stopped; the wake-up's read is awaited (the kernel's
 # entries down to the sub-buffer being written) before the stop, whose
 # drain would otherwise read them. The sub-buffer size is the instance's
 # once recording, where the kernel lets it be chosen.
-for eighths in 5 7; do
+for eighths in 6 7; do
 	start -e $event -b 1024
 	expect [ $rc = 0 ]
 	subbuf_kb=4

@@ -24,9 +24,10 @@
 #   noreader      the events on in the instance, tracing_on 1, nobody
 #                 reading: the kernel's own cost, the floor
 #   default       vtrace record without --reader and -r (its readers
-#                 adaptive: raised to SCHED_FIFO 1 only under pressure)
-#   keep-all light   vtrace record --keep-all (its readers at SCHED_FIFO
-#                 1 throughout) and --light (never raised)
+#                 keep-all: at SCHED_FIFO 1 while tracing)
+#   keep-all adaptive light   vtrace record --keep-all (the default, by
+#                 name), --adaptive (raised to SCHED_FIFO 1 only under
+#                 pressure) and --light (never raised)
 #   mmap splice read   vtrace record --reader PATH
 #   trace-cmd     trace-cmd record as it comes; trace-cmd-r1: with -r 1
 #                 (v6 uncompressed as vtrace writes, in tracecmd-ns.sh's
@@ -34,8 +35,9 @@
 #   tracebox      Perfetto's recorder, as perfetto-bench.sh runs it (the
 #                 same instance, RING_BUFFER with write_into_file every
 #                 second, ending by itself about a second after the load)
-#                 but also woken at drain_buffer_percent 50, as vtrace
-#                 and trace-cmd are: on its 100 ms drain period alone it
+#                 but also woken as its buffers fill, as vtrace is, at
+#                 drain_buffer_percent 50 (the kernel's default; vtrace
+#                 wakes at 62): on its 100 ms drain period alone it
 #                 lost nearly every event and ran at the floor;
 #                 skipped with a note without an x86-64 tracebox in
 #                 ../shared/ref/perfetto/bin (VTRACE_PERFETTO_BIN_DIR)
@@ -76,7 +78,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 vtrace=${VTRACE_BIN:-$top/tools/vtrace/vtrace}
 buffers="32 128 1024"
 secs=3
-all_rows="untraced noreader default keep-all light mmap splice read trace-cmd trace-cmd-r1 tracebox"
+all_rows="untraced noreader default keep-all adaptive light mmap splice read trace-cmd trace-cmd-r1 tracebox"
 rows=$all_rows
 rounds=1
 while getopts b:t:p:r: opt; do
@@ -259,7 +261,7 @@ measure() {
 		label="vtrace $row"
 		case $row in
 		default) ;;
-		keep-all | light) opt=(--"$row") ;;
+		keep-all | adaptive | light) opt=(--"$row") ;;
 		*) opt=(--reader "$row") ;;
 		esac
 		setsid /usr/bin/time -f '%U %S %w %c' -o "$work/time" \

@@ -321,9 +321,9 @@ static void readers_text(const struct record *r, char *buf, size_t len)
 	case VTRACE_READERS_ADAPTIVE:
 		snprintf(
 			buf, len,
-			"readers adaptive: at the caller's priority, each on the CPU it reads; raised to SCHED_FIFO %d while its buffer is three quarters full or losing events, until calm for %d ms (up to %d ms when raised again soon)",
-			w.rt_prio, VTRACE_RECORDER_CALM_MS,
-			VTRACE_RECORDER_CALM_MAX_MS);
+			"readers adaptive: at the caller's priority, each on the CPU it reads; raised to SCHED_FIFO %d while its buffer is found %d%% full or losing events, until calm for %d ms (up to %d ms when raised again soon)",
+			w.rt_prio, VTRACE_RECORDER_NEAR_FULL_PERCENT,
+			VTRACE_RECORDER_CALM_MS, VTRACE_RECORDER_CALM_MAX_MS);
 		break;
 	default:
 		snprintf(
@@ -354,8 +354,9 @@ static void wakeup_text(const struct record *r, char *buf, size_t len)
 	else
 		snprintf(
 			buf, len,
-			"woken at buffer_percent %d (%d while a buffer loses events or is found 3/4 full)",
-			percent, VTRACE_RECORDER_LOW_PERCENT);
+			"woken at buffer_percent %d (%d while a buffer loses events or is found %d%% full)",
+			percent, VTRACE_RECORDER_LOW_PERCENT,
+			VTRACE_RECORDER_NEAR_FULL_PERCENT);
 }
 
 /* Make the recorder and start it; prints. */

@@ -66,7 +66,7 @@ static void usage(FILE *out)
 		"                        all the time tracing is on (the default where\n"
 		"                        allowed, else --light)\n"
 		"      --adaptive        as --light, each reader raised to SCHED_FIFO while\n"
-		"                        its buffer is 3/4 full or losing events\n"
+		"                        its buffer is near full or losing events\n"
 		"      --light           readers at the caller's priority, each on the CPU\n"
 		"                        it reads, all the time\n"
 		"  -r, --rt-prio PRIO    the readers' SCHED_FIFO priority (1-99, needs\n"

@@ -111,10 +111,11 @@ static void print_wakeups(const struct record *r,
 			percent);
 	else if (w->lowered)
 		fprintf(stderr,
-			"vtrace: wake-ups: buffer_percent lowered %d -> %d %llu times (%llu for lost events, the rest for a buffer three quarters full), first at %.1f s; restored %llu times\n",
+			"vtrace: wake-ups: buffer_percent lowered %d -> %d %llu times (%llu for lost events, the rest for a buffer %d%% full), first at %.1f s; restored %llu times\n",
 			VTRACE_RECORDER_BUFFER_PERCENT,
 			VTRACE_RECORDER_LOW_PERCENT, w->lowered,
-			w->lowered_lost, w->first_lowered, w->restored);
+			w->lowered_lost, VTRACE_RECORDER_NEAR_FULL_PERCENT,
+			w->first_lowered, w->restored);
 	else
 		fprintf(stderr,
 			"vtrace: wake-ups: buffer_percent stayed at %d\n",

@@ -70,7 +70,7 @@
  * @policy_final: back at the caller's policy for the drain: no longer
  *	watched
  * @raised: %VTRACE_READERS_ADAPTIVE: at vtrace_recorder_opts.rt_prio now
- * @pressure_at: when its buffer was last found 3/4 full or losing
+ * @pressure_at: when its buffer was last found near full or losing
  * @calm_ms: how long its buffer must stay calm before it goes back
  * @lowered_at: when it last went back, if @was_lowered
  * @was_lowered: it went back once at least

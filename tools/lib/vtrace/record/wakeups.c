@@ -93,21 +93,23 @@ static void adapt_priority(struct cpu_thread *t, bool pressure)
  * @rec: the recorder
  * @backlog: sub-buffers the read moved
  *
- * Return: true when @backlog is at least three quarters of a CPU's
- * sub-buffers; false as well when their number is not known.
+ * Return: true when @backlog is at least %VTRACE_RECORDER_NEAR_FULL_PERCENT
+ * of a CPU's sub-buffers; false as well when their number is not known.
  */
 bool vt_rec_found_near_full(const struct vtrace_recorder *rec,
 			    unsigned long long backlog)
 {
-	return rec->nr_subbufs && backlog * 4 >= rec->nr_subbufs * 3;
+	return rec->nr_subbufs &&
+	       backlog * 100 >=
+		       rec->nr_subbufs * VTRACE_RECORDER_NEAR_FULL_PERCENT;
 }
 
 /*
  * After a wake-up that moved @backlog sub-buffers: a buffer that lost
- * events since the last one, or was found three quarters full where the
- * reader was woken at half, is read too late (the reader, woken, waited
- * while the writer filled the rest). Woken at a quarter it has three
- * quarters as slack. Not earlier: each wake-up preempts a traced task,
+ * events since the last one, or was found near full, is read too late
+ * (the reader, woken, waited while the writer filled the rest). Woken at
+ * a quarter it has three quarters as slack. Not earlier: each wake-up
+ * preempts a traced task,
  * and under a load that lasts, one per sub-buffer took more of its time
  * than the loss it saved (Documentation/vtrace-record.rst, Wake-up).
  */

@@ -58,15 +58,23 @@ struct vtrace_recorder;
 
 /*
  * poll() on a CPU's buffer wakes its reader when the buffer is this full
- * (buffer_percent, the kernel's own default and trace-cmd's), or after
- * vtrace_recorder_opts.drain_period_ms.
+ * (buffer_percent), or after vtrace_recorder_opts.drain_period_ms. Five
+ * of the eight sub-buffers of a 32 KB buffer: each wake-up preempts a
+ * traced task, and at the kernel's 50 a wake-up moved less than
+ * trace-cmd's recorders move per millisecond (Documentation/
+ * vtrace-record.rst, Wake-up).
  */
-#define VTRACE_RECORDER_BUFFER_PERCENT 50
+#define VTRACE_RECORDER_BUFFER_PERCENT 62
 /*
- * While a buffer loses events, or is found three quarters full, the
- * readers are woken this early instead (see struct
- * vtrace_recorder_wakeups), until no CPU has been under that pressure for
- * VTRACE_RECORDER_CALM_MS.
+ * A read that finds its buffer this full, half-way from where the reader
+ * is woken to full, found it near full: the reader came late.
+ */
+#define VTRACE_RECORDER_NEAR_FULL_PERCENT \
+	((100 + VTRACE_RECORDER_BUFFER_PERCENT) / 2)
+/*
+ * While a buffer loses events, or is found near full, the readers are
+ * woken this early instead (see struct vtrace_recorder_wakeups), until no
+ * CPU has been under that pressure for VTRACE_RECORDER_CALM_MS.
  */
 #define VTRACE_RECORDER_LOW_PERCENT 25
 #define VTRACE_RECORDER_CALM_MS 500
@@ -102,8 +110,8 @@ struct vtrace_recorder;
  *	the least from the traced tasks of the three (see
  *	Documentation/vtrace-record.rst)
  * @VTRACE_READERS_ADAPTIVE: at the caller's policy, each on the CPU whose
- *	buffer it reads; a reader whose wake-up finds its buffer at least
- *	three quarters full or losing events goes to
+ *	buffer it reads; a reader whose wake-up finds its buffer near full
+ *	(%VTRACE_RECORDER_NEAR_FULL_PERCENT) or losing events goes to
  *	vtrace_recorder_opts.rt_prio until its buffer has been calm for its calm
  *	time: realtime tasks on the board meet a realtime reader only while
  *	a buffer is under pressure
@@ -279,9 +287,9 @@ struct vtrace_knob_not_set {
  *	down to %VTRACE_RECORDER_LOW_PERCENT
  * @restored: times it went back up
  * @lowered_lost: of @lowered, those caused by lost events (the others: a
- *	wake-up found the buffer at least three quarters full)
+ *	wake-up found the buffer near full)
  * @rereads: times a reader read again at once, without waiting, because
- *	its last read had found data
+ *	its last read had found the buffer near full
  * @subbufs: sub-buffers the readers took from the kernel
  * @batches: calls they took them in (see &struct vtrace_ring_stats)
  * @first_lowered: seconds from the start to the first @lowered, or -1
