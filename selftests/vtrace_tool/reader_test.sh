@@ -37,7 +37,7 @@ have_module=0
 [ -d $TRACEFS/events/mali ] && have_module=1
 ncpus=$(grep -c '^processor' /proc/cpuinfo)
 
-ktap_set_plan 15
+ktap_set_plan 16
 
 # wakeup_num KEY FILE: a member of the summary's "wakeups" object.
 wakeup_num() {
@@ -268,6 +268,30 @@ else
 	result "reader_rt_starved_falls_back_and_returns ($starved times)"
 fi
 
+# The readers are woken once three sub-buffers are left free, no earlier
+# than at 50% and no later than at 75%: -v and the instance's
+# buffer_percent say the same mark, and near full half-way from there
+# (62 and 81 in 32 KB of 4 KB sub-buffers, 75 and 87 in 1024 KB).
+said_marks=
+for kb in 32 1024; do
+	start -e $event -b $kb -v
+	expect [ $rc = 0 ]
+	subbuf_kb=4
+	[ -e "$idir/buffer_subbuf_size_kb" ] &&
+		subbuf_kb=$(cat "$idir/buffer_subbuf_size_kb")
+	n=$(($(cat "$idir/buffer_size_kb") / subbuf_kb))
+	mark=50
+	[ $n -le 3 ] || mark=$((100 * (n - 3) / n))
+	[ $mark -ge 50 ] || mark=50
+	[ $mark -le 75 ] || mark=75
+	expect [ "$(cat "$idir/buffer_percent")" = $mark ]
+	expect grep -qF "sub-buffers, woken at buffer_percent $mark (25 while a buffer loses events or is found $(((100 + mark) / 2))% full); " "$work/err"
+	stop
+	expect [ $rc = 0 ]
+	said_marks="${said_marks:+$said_marks, }$kb KB at $mark"
+done
+result "reader_wake_mark_leaves_three_subbufs_free ($said_marks)"
+
 # Nothing under pressure: buffer_percent stays where it was set, and no
 # --adaptive reader is raised.
 start -e $event -b 4096 --adaptive
@@ -294,7 +318,7 @@ kill -STOP "$pid"
 emitted=$(fill $n)
 kill -CONT "$pid"
 sleep 3
-expect [ "$(cat "$idir/buffer_percent")" = 62 ]
+expect [ "$(cat "$idir/buffer_percent")" = 75 ]
 stop
 expect [ $rc = 0 ]
 events=$(json_num events "$work/json")
@@ -345,7 +369,7 @@ kill -CONT "$pid"
 sleep 3
 stop
 cat "$work/stop" "$work/err" > "$work/said"
-expect grep -qx 'vtrace: wake-ups: buffer_percent lowered 62 -> 25 1 times (1 for lost events, the rest for a buffer 81% full), first at [0-9.]* s; restored 1 times' "$work/said"
+expect grep -qx 'vtrace: wake-ups: buffer_percent lowered 75 -> 25 1 times (1 for lost events, the rest for a buffer 87% full), first at [0-9.]* s; restored 1 times' "$work/said"
 expect grep -q '^vtrace: wake-ups: read again at once [0-9]* times$' "$work/said"
 expect grep -q '^vtrace: reads: [0-9]* sub-buffers in [0-9]* calls$' "$work/said"
 result "reader_wakeups_told_by_verbose"
@@ -380,8 +404,8 @@ for case in splice:pftrace splice:dat read:dat; do
 done
 
 # After a wake-up the reader reads again at once only when its read found
-# the buffer near full (81%): once per CPU at 7/8 (the second read finds
-# nothing), never at 6/8, past the wake-up's 62%.
+# the buffer near full (87% in 1024 KB): once per CPU at 7/8 (the second
+# read finds nothing), never at 6/8, the wake-up's 75%.
 # Markers of 1028 bytes, 3 to a 4 KB sub-buffer, 63 to a 64 KB one
 # (after its 16-byte header), fill that much of each CPU's 1024 KB while
 # the recorder is stopped; the wake-up's read is awaited (the kernel's

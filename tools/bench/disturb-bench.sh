@@ -37,7 +37,7 @@
 #                 second, ending by itself about a second after the load)
 #                 but also woken as its buffers fill, as vtrace is, at
 #                 drain_buffer_percent 50 (the kernel's default; vtrace
-#                 wakes at 62): on its 100 ms drain period alone it
+#                 wakes at 50 to 75): on its 100 ms drain period alone it
 #                 lost nearly every event and ran at the floor;
 #                 skipped with a note without an x86-64 tracebox in
 #                 ../shared/ref/perfetto/bin (VTRACE_PERFETTO_BIN_DIR)

@@ -309,8 +309,11 @@ static int open_sink(const struct record_opts *o, struct vtrace_sink **sink)
 static void readers_text(const struct record *r, char *buf, size_t len)
 {
 	struct vtrace_recorder_wakeups w;
+	int near_full;
+	bool adapts;
 
 	vtrace_recorder_wakeups(r->rec, &w);
+	vtrace_recorder_wake_percent(r->rec, &adapts, &near_full);
 	switch (w.policy) {
 	case VTRACE_READERS_KEEP_ALL:
 		snprintf(
@@ -322,8 +325,8 @@ static void readers_text(const struct record *r, char *buf, size_t len)
 		snprintf(
 			buf, len,
 			"readers adaptive: at the caller's priority, each on the CPU it reads; raised to SCHED_FIFO %d while its buffer is found %d%% full or losing events, until calm for %d ms (up to %d ms when raised again soon)",
-			w.rt_prio, VTRACE_RECORDER_NEAR_FULL_PERCENT,
-			VTRACE_RECORDER_CALM_MS, VTRACE_RECORDER_CALM_MAX_MS);
+			w.rt_prio, near_full, VTRACE_RECORDER_CALM_MS,
+			VTRACE_RECORDER_CALM_MAX_MS);
 		break;
 	default:
 		snprintf(
@@ -339,8 +342,9 @@ static void readers_text(const struct record *r, char *buf, size_t len)
 /* -v: when the readers are woken, and why so. */
 static void wakeup_text(const struct record *r, char *buf, size_t len)
 {
+	int near_full;
 	bool adapts;
-	int percent = vtrace_recorder_wake_percent(r->rec, &adapts);
+	int percent = vtrace_recorder_wake_percent(r->rec, &adapts, &near_full);
 
 	if (percent < 0)
 		snprintf(
@@ -355,8 +359,7 @@ static void wakeup_text(const struct record *r, char *buf, size_t len)
 		snprintf(
 			buf, len,
 			"woken at buffer_percent %d (%d while a buffer loses events or is found %d%% full)",
-			percent, VTRACE_RECORDER_LOW_PERCENT,
-			VTRACE_RECORDER_NEAR_FULL_PERCENT);
+			percent, VTRACE_RECORDER_LOW_PERCENT, near_full);
 }
 
 /* Make the recorder and start it; prints. */

@@ -99,8 +99,9 @@ static void json_probes(struct vtrace_json *j, const struct record *r)
 static void print_wakeups(const struct record *r,
 			  const struct vtrace_recorder_wakeups *w)
 {
+	int near_full;
 	bool adapts;
-	int percent = vtrace_recorder_wake_percent(r->rec, &adapts);
+	int percent = vtrace_recorder_wake_percent(r->rec, &adapts, &near_full);
 
 	if (percent < 0)
 		fprintf(stderr,
@@ -112,10 +113,9 @@ static void print_wakeups(const struct record *r,
 	else if (w->lowered)
 		fprintf(stderr,
 			"vtrace: wake-ups: buffer_percent lowered %d -> %d %llu times (%llu for lost events, the rest for a buffer %d%% full), first at %.1f s; restored %llu times\n",
-			VTRACE_RECORDER_BUFFER_PERCENT,
-			VTRACE_RECORDER_LOW_PERCENT, w->lowered,
-			w->lowered_lost, VTRACE_RECORDER_NEAR_FULL_PERCENT,
-			w->first_lowered, w->restored);
+			percent, VTRACE_RECORDER_LOW_PERCENT, w->lowered,
+			w->lowered_lost, near_full, w->first_lowered,
+			w->restored);
 	else
 		fprintf(stderr,
 			"vtrace: wake-ups: buffer_percent stayed at %d\n",

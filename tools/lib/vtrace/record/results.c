@@ -184,15 +184,19 @@ size_t vtrace_recorder_subbuf_size(const struct vtrace_recorder *rec)
  * @rec: a started recorder
  * @adapts: set to whether the recording may lower it under pressure (to
  *	%VTRACE_RECORDER_LOW_PERCENT) and put it back
+ * @near_full: set to how full, in percent, a read must find the buffer to
+ *	have found it near full
  *
- * Return: the buffer_percent the readers are woken at:
- * %VTRACE_RECORDER_BUFFER_PERCENT, or the kernel's own where it refused
- * that (then @adapts is false); -1 where the kernel has no such knob.
+ * Return: the buffer_percent the readers are woken at: the recording's
+ * (see %VTRACE_RECORDER_BUFFER_PERCENT), or the kernel's own where it
+ * refused that (then @adapts is false); -1 where the kernel has no such
+ * knob.
  */
 int vtrace_recorder_wake_percent(const struct vtrace_recorder *rec,
-				 bool *adapts)
+				 bool *adapts, int *near_full)
 {
 	*adapts = !rec->percent_refused;
+	*near_full = rec->near_full_percent;
 	return rec->wake_percent;
 }
 

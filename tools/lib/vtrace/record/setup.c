@@ -20,6 +20,9 @@
 #include "base/test-phase.h"
 #include "record/recorder-local.h"
 
+/* buffer_percent of a new instance: the kernel's default. */
+#define KERNEL_BUFFER_PERCENT 50
+
 /*
  * A knob the recording chose a value for itself: a refusal leaves the
  * kernel's value in force and is noted. Returns @err for any other
@@ -200,21 +203,45 @@ static unsigned long long events_in_buffer(struct vtrace_recorder *rec)
 	return n;
 }
 
-/* The wake-up mark; without it the readers are woken at the kernel's. */
+/*
+ * The wake-up mark: %VTRACE_RECORDER_BUFFER_PERCENT where that leaves
+ * %VTRACE_RECORDER_FREE_SUBBUFS sub-buffers free, lower in a buffer of
+ * few, but not below the kernel's own default.
+ */
+static int wake_mark(const struct vtrace_recorder *rec)
+{
+	unsigned long long n = rec->nr_subbufs;
+	int percent;
+
+	if (n <= VTRACE_RECORDER_FREE_SUBBUFS)
+		return KERNEL_BUFFER_PERCENT;
+	percent = 100 * (n - VTRACE_RECORDER_FREE_SUBBUFS) / n;
+	if (percent > VTRACE_RECORDER_BUFFER_PERCENT)
+		return VTRACE_RECORDER_BUFFER_PERCENT;
+	return percent > KERNEL_BUFFER_PERCENT ? percent :
+						 KERNEL_BUFFER_PERCENT;
+}
+
+/*
+ * The wake-up mark, once the buffer's sub-buffers are counted; where the
+ * kernel refuses it the readers are woken at the kernel's.
+ */
 static int set_percent(struct vtrace_recorder *rec)
 {
 	char value[VTRACE_KNOB_VALUE_MAX];
+	int percent = wake_mark(rec);
 	int ret;
 
-	ret = vt_settings_set_percent(&rec->settings,
-				      VTRACE_RECORDER_BUFFER_PERCENT);
+	ret = vt_settings_set_percent(&rec->settings, percent);
 	rec->percent_refused = ret;
-	rec->wake_percent = VTRACE_RECORDER_BUFFER_PERCENT;
+	rec->wake_percent = percent;
 	if (ret) {
 		vt_settings_read_back(&rec->settings, "buffer_percent", value,
 				      sizeof(value));
 		rec->wake_percent = *value ? atoi(value) : -1;
 	}
+	rec->near_full_percent =
+		(100 + (rec->wake_percent > 0 ? rec->wake_percent : 0)) / 2;
 	ret = optional_knob(rec, "buffer_percent", ret);
 	return ret ? settings_error(rec, "buffer_percent", ret) : 0;
 }
@@ -226,18 +253,13 @@ static int set_percent(struct vtrace_recorder *rec)
  */
 static int keep_buffer(struct vtrace_recorder *rec)
 {
-	int ret;
-
 	rec->clock = tracefs_get_clock(rec->tfs);
 	if (!rec->clock)
 		return -ENOMEM;
-	ret = set_percent(rec);
-	if (ret)
-		return ret;
 	return set_up_filters(rec);
 }
 
-/* The buffer as the recording wants it: sizes, clock, wake-up mark. */
+/* The buffer as the recording wants it: sizes, clock, filters. */
 static int set_up_buffer(struct vtrace_recorder *rec)
 {
 	const struct vtrace_recorder_opts *o = &rec->opts;
@@ -274,9 +296,6 @@ static int set_up_buffer(struct vtrace_recorder *rec)
 			return settings_error(rec, "buffer_size_kb", ret);
 	}
 	ret = set_clock(rec);
-	if (ret)
-		return ret;
-	ret = set_percent(rec);
 	if (ret)
 		return ret;
 	ret = set_up_filters(rec);
@@ -380,6 +399,9 @@ int vt_rec_set_up(struct vtrace_recorder *rec)
 	}
 	/* Only now: the top level's buffer is expanded by the first event. */
 	count_subbufs(rec);
+	ret = set_percent(rec);
+	if (ret)
+		return ret;
 	vt_test_phase("setup");
 	clock_gettime(CLOCK_MONOTONIC, &rec->start);
 	ret = vt_settings_set_tracing_on(&rec->settings, 1);

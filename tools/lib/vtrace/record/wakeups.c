@@ -39,8 +39,7 @@ static void restore_percent(struct vtrace_recorder *rec)
 	if (!rec->lowered ||
 	    vt_rec_since(&rec->calm_since) * 1000 < VTRACE_RECORDER_CALM_MS)
 		return;
-	if (vt_settings_set_percent(&rec->settings,
-				    VTRACE_RECORDER_BUFFER_PERCENT))
+	if (vt_settings_set_percent(&rec->settings, rec->wake_percent))
 		return;
 	rec->lowered = false;
 	rec->wakeups.restored++;
@@ -93,15 +92,15 @@ static void adapt_priority(struct cpu_thread *t, bool pressure)
  * @rec: the recorder
  * @backlog: sub-buffers the read moved
  *
- * Return: true when @backlog is at least %VTRACE_RECORDER_NEAR_FULL_PERCENT
- * of a CPU's sub-buffers; false as well when their number is not known.
+ * Return: true when @backlog is at least half-way from where the reader
+ * is woken to all of a CPU's sub-buffers; false as well when their number
+ * is not known.
  */
 bool vt_rec_found_near_full(const struct vtrace_recorder *rec,
 			    unsigned long long backlog)
 {
 	return rec->nr_subbufs &&
-	       backlog * 100 >=
-		       rec->nr_subbufs * VTRACE_RECORDER_NEAR_FULL_PERCENT;
+	       backlog * 100 >= rec->nr_subbufs * rec->near_full_percent;
 }
 
 /*

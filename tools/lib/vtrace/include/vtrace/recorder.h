@@ -58,23 +58,20 @@ struct vtrace_recorder;
 
 /*
  * poll() on a CPU's buffer wakes its reader when the buffer is this full
- * (buffer_percent), or after vtrace_recorder_opts.drain_period_ms. Five
- * of the eight sub-buffers of a 32 KB buffer: each wake-up preempts a
- * traced task, and at the kernel's 50 a wake-up moved less than
- * trace-cmd's recorders move per millisecond (Documentation/
- * vtrace-record.rst, Wake-up).
+ * (buffer_percent) or after vtrace_recorder_opts.drain_period_ms; earlier
+ * where that would leave fewer than VTRACE_RECORDER_FREE_SUBBUFS
+ * sub-buffers free for the time the reader takes to come, but not before
+ * half full, the kernel's default. Each wake-up preempts a traced task:
+ * at half of 32 KB a wake-up moved less than trace-cmd's recorders move
+ * per millisecond (Documentation/vtrace-record.rst, Wake-up).
  */
-#define VTRACE_RECORDER_BUFFER_PERCENT 62
+#define VTRACE_RECORDER_BUFFER_PERCENT 75
+#define VTRACE_RECORDER_FREE_SUBBUFS 3
 /*
- * A read that finds its buffer this full, half-way from where the reader
- * is woken to full, found it near full: the reader came late.
- */
-#define VTRACE_RECORDER_NEAR_FULL_PERCENT \
-	((100 + VTRACE_RECORDER_BUFFER_PERCENT) / 2)
-/*
- * While a buffer loses events, or is found near full, the readers are
- * woken this early instead (see struct vtrace_recorder_wakeups), until no
- * CPU has been under that pressure for VTRACE_RECORDER_CALM_MS.
+ * While a buffer loses events, or is found near full (half-way from where
+ * its reader is woken to full: it came late), the readers are woken this
+ * early instead (see struct vtrace_recorder_wakeups), until no CPU has
+ * been under that pressure for VTRACE_RECORDER_CALM_MS.
  */
 #define VTRACE_RECORDER_LOW_PERCENT 25
 #define VTRACE_RECORDER_CALM_MS 500
@@ -111,7 +108,7 @@ struct vtrace_recorder;
  *	Documentation/vtrace-record.rst)
  * @VTRACE_READERS_ADAPTIVE: at the caller's policy, each on the CPU whose
  *	buffer it reads; a reader whose wake-up finds its buffer near full
- *	(%VTRACE_RECORDER_NEAR_FULL_PERCENT) or losing events goes to
+ *	or losing events goes to
  *	vtrace_recorder_opts.rt_prio until its buffer has been calm for its calm
  *	time: realtime tasks on the board meet a realtime reader only while
  *	a buffer is under pressure
@@ -283,7 +280,7 @@ struct vtrace_knob_not_set {
 
 /**
  * struct vtrace_recorder_wakeups - how the readers adapted their wake-ups
- * @lowered: times buffer_percent went from %VTRACE_RECORDER_BUFFER_PERCENT
+ * @lowered: times buffer_percent went from where the readers are woken
  *	down to %VTRACE_RECORDER_LOW_PERCENT
  * @restored: times it went back up
  * @lowered_lost: of @lowered, those caused by lost events (the others: a
@@ -348,7 +345,7 @@ enum vtrace_reader_path
 vtrace_recorder_reader(const struct vtrace_recorder *rec);
 size_t vtrace_recorder_subbuf_size(const struct vtrace_recorder *rec);
 int vtrace_recorder_wake_percent(const struct vtrace_recorder *rec,
-				 bool *adapts);
+				 bool *adapts, int *near_full);
 unsigned long long vtrace_recorder_cleared(const struct vtrace_recorder *rec);
 const char *vtrace_recorder_clock(const struct vtrace_recorder *rec);
 void vtrace_recorder_wakeups(const struct vtrace_recorder *rec,
