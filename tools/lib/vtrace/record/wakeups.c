@@ -108,9 +108,9 @@ bool vt_rec_found_near_full(const struct vtrace_recorder *rec,
  * events since the last one, or was found near full, is read too late
  * (the reader, woken, waited while the writer filled the rest). Woken at
  * a quarter it has three quarters as slack. Not earlier: each wake-up
- * preempts a traced task,
- * and under a load that lasts, one per sub-buffer took more of its time
- * than the loss it saved (Documentation/vtrace-record.rst, Wake-up).
+ * preempts a traced task, and under a load that lasts, one per
+ * sub-buffer took more of its time than the loss it saved
+ * (Documentation/vtrace-record.rst, Wake-up).
  */
 void vt_rec_adapt_wakeups(struct cpu_thread *t, unsigned long long backlog)
 {
