@@ -285,7 +285,7 @@ for kb in 32 1024; do
 	[ $mark -ge 50 ] || mark=50
 	[ $mark -le 75 ] || mark=75
 	expect [ "$(cat "$idir/buffer_percent")" = $mark ]
-	expect grep -qF "sub-buffers, woken at buffer_percent $mark (25 while a buffer loses events or is found $(((100 + mark) / 2))% full); " "$work/err"
+	expect grep -qF "sub-buffers, woken at buffer_percent $mark (3 sub-buffers left free, 50 to 75; 25 while a buffer loses events or is found $(((100 + mark) / 2))% full); " "$work/err"
 	stop
 	expect [ $rc = 0 ]
 	said_marks="${said_marks:+$said_marks, }$kb KB at $mark"
@@ -404,15 +404,17 @@ for case in splice:pftrace splice:dat read:dat; do
 done
 
 # After a wake-up the reader reads again at once only when its read found
-# the buffer near full (87% in 1024 KB): once per CPU at 7/8 (the second
-# read finds nothing), never at 6/8, the wake-up's 75%.
+# the buffer near full (87% in 1024 KB): once per CPU at 15/16 (the
+# second read finds nothing), never at 12/16, the wake-up's 75%. The read
+# leaves the sub-buffer being written: 14 of 16 64 KB sub-buffers, at
+# 15/16, are near full, 13, at 7/8, are not.
 # Markers of 1028 bytes, 3 to a 4 KB sub-buffer, 63 to a 64 KB one
 # (after its 16-byte header), fill that much of each CPU's 1024 KB while
 # the recorder is stopped; the wake-up's read is awaited (the kernel's
 # entries down to the sub-buffer being written) before the stop, whose
 # drain would otherwise read them. The sub-buffer size is the instance's
 # once recording, where the kernel lets it be chosen.
-for eighths in 6 7; do
+for sixteenths in 12 15; do
 	start -e $event -b 1024
 	expect [ $rc = 0 ]
 	subbuf_kb=4
@@ -420,7 +422,7 @@ for eighths in 6 7; do
 		subbuf_kb=$(cat "$idir/buffer_subbuf_size_kb")
 	per_subbuf=$(((subbuf_kb * 1024 - 16) / 1028))
 	kill -STOP "$pid"
-	emitted=$(markers $((1024 / subbuf_kb * per_subbuf * eighths / 8)))
+	emitted=$(markers $((1024 / subbuf_kb * per_subbuf * sixteenths / 16)))
 	kill -CONT "$pid"
 	i=0
 	until [ "$(awk '/^entries:/ { if ($2 > n) n = $2 } END { print n + 0 }' \
@@ -433,7 +435,7 @@ for eighths in 6 7; do
 	expect [ "$(json_num lost "$work/json")" = 0 ]
 	expect [ "$(json_num events "$work/json")" = "$emitted" ]
 	rereads=$(wakeup_num rereads "$work/json")
-	if [ $eighths = 7 ]; then
+	if [ $sixteenths = 15 ]; then
 		expect [ "$rereads" = "$ncpus" ]
 	else
 		expect [ "$rereads" = 0 ]

@@ -358,8 +358,11 @@ static void wakeup_text(const struct record *r, char *buf, size_t len)
 	else
 		snprintf(
 			buf, len,
-			"woken at buffer_percent %d (%d while a buffer loses events or is found %d%% full)",
-			percent, VTRACE_RECORDER_LOW_PERCENT, near_full);
+			"woken at buffer_percent %d (%d sub-buffers left free, %d to %d; %d while a buffer loses events or is found %d%% full)",
+			percent, VTRACE_RECORDER_FREE_SUBBUFS,
+			VTRACE_RECORDER_MIN_PERCENT,
+			VTRACE_RECORDER_BUFFER_PERCENT,
+			VTRACE_RECORDER_LOW_PERCENT, near_full);
 }
 
 /* Make the recorder and start it; prints. */

@@ -20,9 +20,6 @@
 #include "base/test-phase.h"
 #include "record/recorder-local.h"
 
-/* buffer_percent of a new instance: the kernel's default. */
-#define KERNEL_BUFFER_PERCENT 50
-
 /*
  * A knob the recording chose a value for itself: a refusal leaves the
  * kernel's value in force and is noted. Returns @err for any other
@@ -206,7 +203,7 @@ static unsigned long long events_in_buffer(struct vtrace_recorder *rec)
 /*
  * The wake-up mark: %VTRACE_RECORDER_BUFFER_PERCENT where that leaves
  * %VTRACE_RECORDER_FREE_SUBBUFS sub-buffers free, lower in a buffer of
- * few, but not below the kernel's own default.
+ * few, but not below %VTRACE_RECORDER_MIN_PERCENT.
  */
 static int wake_mark(const struct vtrace_recorder *rec)
 {
@@ -214,12 +211,13 @@ static int wake_mark(const struct vtrace_recorder *rec)
 	int percent;
 
 	if (n <= VTRACE_RECORDER_FREE_SUBBUFS)
-		return KERNEL_BUFFER_PERCENT;
+		return VTRACE_RECORDER_MIN_PERCENT;
 	percent = 100 * (n - VTRACE_RECORDER_FREE_SUBBUFS) / n;
 	if (percent > VTRACE_RECORDER_BUFFER_PERCENT)
 		return VTRACE_RECORDER_BUFFER_PERCENT;
-	return percent > KERNEL_BUFFER_PERCENT ? percent :
-						 KERNEL_BUFFER_PERCENT;
+	return percent > VTRACE_RECORDER_MIN_PERCENT ?
+		       percent :
+		       VTRACE_RECORDER_MIN_PERCENT;
 }
 
 /*

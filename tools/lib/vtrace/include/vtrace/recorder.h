@@ -61,12 +61,14 @@ struct vtrace_recorder;
  * (buffer_percent) or after vtrace_recorder_opts.drain_period_ms; earlier
  * where that would leave fewer than VTRACE_RECORDER_FREE_SUBBUFS
  * sub-buffers free for the time the reader takes to come, but not before
- * half full, the kernel's default. Each wake-up preempts a traced task:
- * at half of 32 KB a wake-up moved less than trace-cmd's recorders move
- * per millisecond (Documentation/vtrace-record.rst, Wake-up).
+ * VTRACE_RECORDER_MIN_PERCENT, the kernel's default. Each wake-up
+ * preempts a traced task: at half of 32 KB a wake-up moved less than
+ * trace-cmd's recorders move per millisecond
+ * (Documentation/vtrace-record.rst, Wake-up).
  */
 #define VTRACE_RECORDER_BUFFER_PERCENT 75
 #define VTRACE_RECORDER_FREE_SUBBUFS 3
+#define VTRACE_RECORDER_MIN_PERCENT 50
 /*
  * While a buffer loses events, or is found near full (half-way from where
  * its reader is woken to full: it came late), the readers are woken this
