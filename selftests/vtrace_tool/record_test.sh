@@ -291,11 +291,14 @@ result "record_busy_refused_background_finishes_on_stop_boot_clock"
 
 # Disk full mid-record: a tmpfs with room for the file's metadata (the size
 # of an almost empty recording) and 1 MB more, filled with markers: status
-# 1, message, and a valid file holding what the summary counts.
+# 1, message, and a valid file holding what the summary counts. A write
+# that fails loses its whole wake-up's sub-buffers, so the buffers are
+# 256 KB: the first wake-up of every CPU fits, where two of 1024 KB
+# buffers, woken three quarters full at once, may not.
 mkdir -p "$work/small"
 meta=$(wc -c < "$work/v.dat")
 mount -t tmpfs -o size=$((meta + 1048576)) vtrace_small "$work/small"
-"$VTRACE" record --instance "$inst" -e sched/sched_switch -b 1024 -t 10s \
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -b 256 -t 10s \
 	-o "$work/small/full.dat" --json > "$work/json" 2> "$work/err" &
 pid=$!
 expect wait_recording $pid sched:sched_switch
