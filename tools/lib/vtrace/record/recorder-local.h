@@ -169,7 +169,6 @@ struct cpu_thread {
  *	adapt
  * @wake_percent: the buffer_percent the readers are woken at (the
  *	kernel's where refused; -1 where it has none)
- * @near_full_percent: how full a read finds a buffer near full
  */
 struct vtrace_recorder {
 	struct vtrace_recorder_opts opts;
@@ -222,9 +221,9 @@ struct vtrace_recorder {
 	struct vtrace_probes *probes;
 	bool percent_refused;
 	int wake_percent;
-	int near_full_percent;
 };
 
+int vt_rec_near_full_percent(const struct vtrace_recorder *rec);
 bool vt_rec_found_near_full(const struct vtrace_recorder *rec,
 			    unsigned long long backlog);
 void vt_rec_adapt_wakeups(struct cpu_thread *t, unsigned long long backlog);

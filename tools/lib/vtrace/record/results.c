@@ -196,7 +196,7 @@ int vtrace_recorder_wake_percent(const struct vtrace_recorder *rec,
 				 bool *adapts, int *near_full)
 {
 	*adapts = !rec->percent_refused;
-	*near_full = rec->near_full_percent;
+	*near_full = vt_rec_near_full_percent(rec);
 	return rec->wake_percent;
 }
 

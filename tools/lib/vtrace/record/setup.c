@@ -238,8 +238,6 @@ static int set_percent(struct vtrace_recorder *rec)
 				      sizeof(value));
 		rec->wake_percent = *value ? atoi(value) : -1;
 	}
-	rec->near_full_percent =
-		(100 + (rec->wake_percent > 0 ? rec->wake_percent : 0)) / 2;
 	ret = optional_knob(rec, "buffer_percent", ret);
 	return ret ? settings_error(rec, "buffer_percent", ret) : 0;
 }

@@ -88,6 +88,18 @@ static void adapt_priority(struct cpu_thread *t, bool pressure)
 }
 
 /**
+ * vt_rec_near_full_percent - how full a read finds a buffer near full
+ * @rec: the recorder
+ *
+ * Return: half-way from where the readers are woken to full (from empty
+ * where they are woken as soon as there is data).
+ */
+int vt_rec_near_full_percent(const struct vtrace_recorder *rec)
+{
+	return (100 + (rec->wake_percent > 0 ? rec->wake_percent : 0)) / 2;
+}
+
+/**
  * vt_rec_found_near_full - whether a read found its buffer near full
  * @rec: the recorder
  * @backlog: sub-buffers the read moved
@@ -100,7 +112,7 @@ bool vt_rec_found_near_full(const struct vtrace_recorder *rec,
 			    unsigned long long backlog)
 {
 	return rec->nr_subbufs &&
-	       backlog * 100 >= rec->nr_subbufs * rec->near_full_percent;
+	       backlog * 100 >= rec->nr_subbufs * vt_rec_near_full_percent(rec);
 }
 
 /*
