@@ -249,7 +249,7 @@ else
 	vt_run record --instance "$inst" -e sched/sched_switch -t 300ms -v \
 		--json -o "$work/old.dat"
 	expect [ "$rc" = 0 ]
-	expect contains "$err" "buffer_subbuf_size_kb: not offered by this kernel"
+	expect contains "$err" "vtrace: buffer_subbuf_size_kb: not offered by this kernel"
 	expect contains "$out" "{\"knob\":\"buffer_subbuf_size_kb\",\"error\":\"EOPNOTSUPP\",\"using\":\"\"}"
 	result "knob_missing_subbuf_size_told_by_verbose_only"
 fi

@@ -184,7 +184,7 @@ echo 0 > "$idir/events/sched/sched_process_exec/filter"
 	-o "$work/v.dat" 2> "$work/err"
 rc=$?
 expect [ $rc = 0 ]
-expect grep -q "reader: splice on" "$work/err"
+expect grep -q "^vtrace: reader: splice on" "$work/err"
 result "record_verbose_names_reader_splice"
 
 # The progress line: on a terminal (script(1) gives the recording one),

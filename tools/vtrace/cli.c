@@ -25,7 +25,9 @@
 
 static void vmessage(const char *what, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "vtrace: %s: ", what);
+	fputs("vtrace: ", stderr);
+	if (what)
+		fprintf(stderr, "%s: ", what);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -53,6 +55,21 @@ void vtrace_warn(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vmessage("warning", fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * vtrace_info - print what -v asked to be told, to stderr
+ * @fmt: printf format, no trailing newline
+ *
+ * Neither an error nor a warning: "vtrace: " and the message.
+ */
+void vtrace_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(NULL, fmt, ap);
 	va_end(ap);
 }
 

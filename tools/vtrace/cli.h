@@ -37,6 +37,7 @@
 
 void vtrace_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vtrace_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void vtrace_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /**
  * struct cli_files - category files given with -f

@@ -153,7 +153,7 @@ static void on_cpu_added(void *ctx, struct vtrace_recorder *rec, int cpu)
 	const struct record *r = ctx;
 
 	if (r->opts->verbose)
-		vtrace_warn("cpu%d came online: reading it too", cpu);
+		vtrace_info("cpu%d came online: reading it too", cpu);
 }
 
 /* Where the data goes until the output is complete, for "vtrace sessions". */
@@ -426,7 +426,7 @@ static int start(struct record *r)
 	if (o->verbose) {
 		readers_text(r, readers, sizeof(readers));
 		wakeup_text(r, wakeups, sizeof(wakeups));
-		vtrace_warn(
+		vtrace_info(
 			"reader: %s on %d CPUs, %zu-byte sub-buffers, %s; %s; %zu events; output %s",
 			vtrace_reader_path_name(vtrace_recorder_reader(r->rec)),
 			vtrace_recorder_nr_cpus(r->rec),

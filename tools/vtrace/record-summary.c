@@ -36,7 +36,7 @@ void record_print_not_set(const struct record *r)
 		if (n[i].missing && !r->opts->verbose)
 			continue;
 		if (n[i].missing)
-			vtrace_warn("%s: not offered by this kernel (%s)%s%s",
+			vtrace_info("%s: not offered by this kernel (%s)%s%s",
 				    n[i].knob, strerror(-n[i].err),
 				    *n[i].value ? "; using " : "", n[i].value);
 		else
