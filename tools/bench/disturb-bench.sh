@@ -66,6 +66,11 @@
 # the kernel loses no more than under the one that loses least; and the
 # same against those of them that lost no more than vtrace (a tracer
 # that loses nearly everything, as tracebox does here, runs at the floor).
+# With more than one round, the default against each other tracer round
+# by round: the median of its calls over the other's, and in how many
+# rounds it made as many or more (the rows of a round run back to back,
+# so a pair shares the machine's state where the medians of two rows
+# need not).
 #
 # Needs root and tracefs; run it under the tracefs lock. Every instance it
 # makes is removed, and the top level's knobs that a tracer changed are
@@ -309,6 +314,21 @@ median() {
 	done | sort -n -k1,1 | sed -n "$(((rounds + 1) / 2))p"
 }
 
+# paired KB ROW: vtrace default against ROW round by round. The rows of
+# a round run one after the other, so their ratio leaves out the drift
+# between rounds that the medians of each row keep.
+paired() {
+	local r d o ahead=0 ratios=() median
+	for ((r = 1; r <= rounds; r++)); do
+		read -r d _ <<< "${res["$1 default $r"]}"
+		read -r o _ <<< "${res["$1 $2 $r"]}"
+		[ "$d" -lt "$o" ] || ahead=$((ahead + 1))
+		ratios+=("$(awk -v d="$d" -v o="$o" 'BEGIN { printf "%.3f", (o > 0 ? d / o : 0) }')")
+	done
+	median=$(printf '%s\n' "${ratios[@]}" | sort -n | sed -n "$(((rounds + 1) / 2))p")
+	echo "$1 KB: round by round, vtrace default made $median of the calls under ${label_of[$2]} (median of $rounds rounds), as many or more in $ahead"
+}
+
 declare -A frac lost_of label_of
 table=()
 for kb in $buffers; do
@@ -378,5 +398,9 @@ for kb in $buffers; do
 			printf "%s KB: of the tracers that lost no more: best %s %.3f: %s\n",
 				kb, n, o, (d >= o ? "met" : "MISSED") }'
 	fi
+	[ "$rounds" -gt 1 ] || continue
+	for r in $others; do
+		paired "$kb" "$r"
+	done
 done
 exit 0
