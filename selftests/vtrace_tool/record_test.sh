@@ -291,14 +291,15 @@ result "record_busy_refused_background_finishes_on_stop_boot_clock"
 
 # Disk full mid-record: a tmpfs with room for the file's metadata (the size
 # of an almost empty recording) and 1 MB more, filled with markers: status
-# 1, message, and a valid file holding what the summary counts. A write
-# that fails loses its whole wake-up's sub-buffers, so the buffers are
-# 256 KB: the first wake-up of every CPU fits, where two of 1024 KB
-# buffers, woken three quarters full at once, may not.
+# 1, message, and a valid file holding what the summary counts. A wake-up
+# of a 1024 KB buffer moves 768 KB or more, so a second one cannot fit,
+# nor two CPUs' at once: the whole sub-buffers of a batch the disk took
+# are kept (tracedat_cpu_data_test counts them), where two CPUs woken at
+# once used to store nothing.
 mkdir -p "$work/small"
 meta=$(wc -c < "$work/v.dat")
 mount -t tmpfs -o size=$((meta + 1048576)) vtrace_small "$work/small"
-"$VTRACE" record --instance "$inst" -e sched/sched_switch -b 256 -t 10s \
+"$VTRACE" record --instance "$inst" -e sched/sched_switch -b 1024 -t 10s \
 	-o "$work/small/full.dat" --json > "$work/json" 2> "$work/err" &
 pid=$!
 expect wait_recording $pid sched:sched_switch

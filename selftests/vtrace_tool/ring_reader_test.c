@@ -420,20 +420,24 @@ struct piped {
 	size_t subbuf_size;
 	unsigned int calls;
 	unsigned int refuse_call; /* this call fails, its batch in spill */
+	unsigned int keep_on_refuse; /* but keeps this many sub-buffers */
 	size_t most; /* the largest batch */
 	unsigned int counted; /* sub-buffers through count_subbuf() */
 	unsigned int not_whole; /* batches not a whole number of sub-buffers */
 	char buf[1 << 20];
 };
 
-static int take_piped(void *ctx, int cpu, int pipe, size_t size, void *spill)
+static int take_piped(void *ctx, int cpu, int pipe, size_t size, void *spill,
+		      size_t *kept)
 {
 	struct piped *p = ctx;
-	char *to = ++p->calls == p->refuse_call ? spill : p->buf;
+	bool refuse = ++p->calls == p->refuse_call;
+	char *to = refuse ? spill : p->buf;
+	size_t keep = refuse ? p->keep_on_refuse * p->subbuf_size : size;
 	size_t got = 0, off;
 	ssize_t n;
 
-	if (size > sizeof(p->buf))
+	if (size > sizeof(p->buf) || keep > size)
 		return -E2BIG;
 	while (got < size) {
 		n = read(pipe, to + got, size - got);
@@ -445,11 +449,13 @@ static int take_piped(void *ctx, int cpu, int pipe, size_t size, void *spill)
 		p->not_whole++;
 	if (size > p->most)
 		p->most = size;
-	if (to == spill)
-		return -ENOSPC;
-	for (off = 0; off < size; off += p->subbuf_size)
+	/* Those it keeps stay in @spill too: the reader must skip them. */
+	for (off = 0; off < keep; off += p->subbuf_size)
 		check_subbuf(p->dec, cpu, to + off, p->subbuf_size);
-	return 0;
+	if (!refuse)
+		return 0;
+	*kept = keep;
+	return -ENOSPC;
 }
 
 /* The consume's callback beside take_piped(). */
@@ -463,8 +469,9 @@ static int count_subbuf(void *ctx, int cpu, const void *subbuf, size_t size)
 
 /*
  * splice_out: complete sub-buffers arrive in the pipe in batches of at
- * most the size asked for; a batch the callback refused comes back, whole
- * and first, through the consume's callback, and the pipe goes on after.
+ * most the size asked for; of a batch the callback refused, the ones it
+ * says it kept count as handed out and the others come back, first,
+ * through the consume's callback, and the pipe goes on after.
  */
 TEST_F(ring, splice_out_moves_batches_and_offers_refused_again)
 {
@@ -487,6 +494,7 @@ TEST_F(ring, splice_out_moves_batches_and_offers_refused_again)
 	p.dec = &self->dec;
 	p.subbuf_size = vtrace_ring_reader_subbuf_size(reader);
 	p.refuse_call = 2;
+	p.keep_on_refuse = 1;
 	write_markers(&w);
 	ASSERT_EQ(0, w.err);
 	ASSERT_EQ(0, vtrace_ring_reader_splice_out(reader, take_piped, 4));
@@ -495,14 +503,17 @@ TEST_F(ring, splice_out_moves_batches_and_offers_refused_again)
 	EXPECT_EQ(-ENOSPC,
 		  vtrace_ring_reader_consume(reader, count_subbuf, &p));
 	EXPECT_EQ(0, p.counted);
-	/* The first batch went on; the second is held, not counted yet. */
-	EXPECT_EQ(4, st->subbufs);
+	/*
+	 * The first batch went on, and one of the second; its other three
+	 * are held, not counted yet.
+	 */
+	EXPECT_EQ(5, st->subbufs);
 	EXPECT_EQ(2, st->batches);
 	EXPECT_EQ(4 * p.subbuf_size, p.most);
-	/* The held four through the callback, then the pipe again. */
+	/* The held three through the callback, then the pipe again. */
 	p.refuse_call = 0;
 	ASSERT_EQ(0, vtrace_ring_reader_consume(reader, count_subbuf, &p));
-	EXPECT_EQ(4, p.counted);
+	EXPECT_EQ(3, p.counted);
 	EXPECT_LT(8, st->subbufs);
 	EXPECT_EQ(2 + (st->subbufs - 8 + 3) / 4, st->batches);
 	ASSERT_EQ(0, vtrace_ring_reader_splice_out(reader, NULL, 0));

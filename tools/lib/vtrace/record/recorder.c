@@ -227,18 +227,19 @@ static int to_sink(void *ctx, int cpu, const void *subbuf, size_t size)
  * to_sink() for sub-buffers still in a pipe (vtrace_ring_pipe_fn): those
  * within the limit are spliced on, the rest read out and discarded.
  */
-static int to_sink_pipe(void *ctx, int cpu, int pipe, size_t size, void *spill)
+static int to_sink_pipe(void *ctx, int cpu, int pipe, size_t size, void *spill,
+			size_t *kept)
 {
 	struct cpu_thread *t = ctx;
 	struct vtrace_sink *sink = t->rec->sink;
 	size_t unit = vtrace_ring_reader_subbuf_size(t->rec->readers[cpu]);
 	size_t take = within_limit(t->rec, size, unit);
-	size_t off;
+	size_t off, stored = 0;
 	int ret;
 
-	t->sink_err =
-		take ? sink->ops->splice_subbuf(sink, cpu, pipe, take, spill) :
-		       0;
+	t->sink_err = take ? sink->ops->splice_subbuf(sink, cpu, pipe, take,
+						      spill, &stored) :
+			     0;
 	if (t->sink_err == VTRACE_SINK_DROPPED) {
 		t->sink_err = 0;
 		for (off = 0; off < take; off += unit)
@@ -250,6 +251,8 @@ static int to_sink_pipe(void *ctx, int cpu, int pipe, size_t size, void *spill)
 	}
 	/* Past the limit, or refused: the rest comes out of the pipe too. */
 	ret = vtrace_read_all(pipe, (char *)spill + take, size - take);
+	if (t->sink_err)
+		*kept = stored;
 	if (ret)
 		return ret;
 	if (t->sink_err)

@@ -345,7 +345,7 @@ static int hand_out_piped(struct vtrace_ring_reader *reader,
 			  unsigned long long start, unsigned int max, void *ctx)
 {
 	struct tcpu_state *st = reader->priv;
-	size_t want, batch = st->batch / reader->subbuf_size;
+	size_t want, kept, batch = st->batch / reader->subbuf_size;
 	unsigned long long left;
 	ssize_t n;
 	int ret;
@@ -365,11 +365,17 @@ static int hand_out_piped(struct vtrace_ring_reader *reader,
 		if (n % reader->subbuf_size)
 			return -EIO;
 		reader->stats.batches++;
+		kept = 0;
 		ret = reader->pipe_fn(ctx, reader->cpu, st->pipe[0], n,
-				      st->spliced);
+				      st->spliced, &kept);
 		if (ret) {
+			kept -= kept % reader->subbuf_size;
+			if (kept > (size_t)n)
+				kept = n;
+			reader->stats.subbufs += kept / reader->subbuf_size;
+			reader->stats.bytes += kept;
 			st->spliced_len = n;
-			st->spliced_pos = 0;
+			st->spliced_pos = kept;
 			return ret;
 		}
 		reader->stats.subbufs += n / reader->subbuf_size;

@@ -83,14 +83,16 @@ typedef int (*vtrace_ring_subbuf_fn)(void *ctx, int cpu, const void *subbuf,
  *	given to vtrace_ring_reader_splice_out()
  * @spill: @size bytes to read them out into, for a callback that does not
  *	splice them on
+ * @kept: on failure, the bytes of the leading sub-buffers it took all the
+ *	same (0: none)
  *
  * The callback leaves the pipe empty. Return 0, or a negative errno with
- * all @size bytes in @spill: the reader then returns that error and
- * offers those sub-buffers again, from memory, to the next consume's
- * callback.
+ * the @size bytes after the first @kept in @spill, at their offsets: the
+ * reader then counts the @kept ones as handed out, returns that error and
+ * offers the others again, from memory, to the next consume's callback.
  */
 typedef int (*vtrace_ring_pipe_fn)(void *ctx, int cpu, int pipe, size_t size,
-				   void *spill);
+				   void *spill, size_t *kept);
 
 int vtrace_ring_reader_open(struct tracefs_instance *instance, int cpu,
 			    enum vtrace_reader_path path,

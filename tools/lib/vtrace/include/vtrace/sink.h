@@ -124,7 +124,10 @@ struct vtrace_sink_end {
  *	them on without copying them to memory. The pipe is left empty;
  *	what is not spliced on (dropped, written instead, failed) is read
  *	out into @spill, @size bytes, first. Returns as @add_subbuf does,
- *	for all of them.
+ *	for all of them, except that on failure @stored is set to the
+ *	bytes of the leading sub-buffers the output kept before it failed
+ *	(a disk that fills up takes part of a batch): they count as
+ *	recorded, the others are in @spill at their offsets in the batch.
  * @add_packet: one Perfetto TracePacket (@len bytes, encoded, without the
  *	Trace.packet field around it) of a data source beside ftrace
  *	(probes.h); called from any thread, concurrently with @add_subbuf.
@@ -148,7 +151,7 @@ struct vtrace_sink_ops {
 	int (*add_subbuf)(struct vtrace_sink *sink, int cpu, const void *subbuf,
 			  size_t size);
 	int (*splice_subbuf)(struct vtrace_sink *sink, int cpu, int pipe,
-			     size_t size, void *spill);
+			     size_t size, void *spill, size_t *stored);
 	int (*add_packet)(struct vtrace_sink *sink, const void *packet,
 			  size_t len);
 	int (*finish)(struct vtrace_sink *sink,

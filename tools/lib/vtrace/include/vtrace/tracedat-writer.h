@@ -98,7 +98,7 @@ int vtrace_tracedat_create(struct vt_tracedat **tdp, const char *path,
 int vtrace_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
 			     size_t len);
 int vtrace_tracedat_splice_pages(struct vt_tracedat *td, int cpu, int pipe,
-				 size_t len, void *spill);
+				 size_t len, void *spill, size_t *stored);
 
 /**
  * vtrace_tracedat_finish - complete the file

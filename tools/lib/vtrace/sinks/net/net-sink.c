@@ -472,13 +472,15 @@ static int net_add_subbuf(struct vtrace_sink *sink, int cpu, const void *subbuf,
  * counts what a blocked connection cannot take.
  */
 static int net_splice_subbuf(struct vtrace_sink *sink, int cpu, int pipe,
-			     size_t size, void *spill)
+			     size_t size, void *spill, size_t *stored)
 {
 	struct net_sink *ns = priv_of(sink);
 	struct net_cpu *c = &ns->cpus[cpu];
 	ssize_t n = -1;
 	int ret;
 
+	/* One sub-buffer at a time: a failure keeps none of it. */
+	*stored = 0;
 	if (!atomic_load(&ns->gone) && !c->pending_len && !c->splice_err) {
 		n = splice(pipe, NULL, c->fd, NULL, size,
 			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);

@@ -302,25 +302,27 @@ int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
  * @cpu: the CPU
  * @pipe: read end of a pipe holding exactly the pages
  * @len: their bytes, a whole number of pages
- * @spill: @len bytes of memory; on failure it gets all the pages
+ * @spill: @len bytes of memory; on failure it gets the pages not stored
+ * @stored: on failure, set to the bytes of the whole pages stored before it
  *
  * The pages go from the pipe into the file's page cache with splice(),
  * never through user memory, in as few calls as the kernel allows. Called
- * as vt_cpu_data_add() is. On failure the pipe is left empty, @spill
- * holds the pages (what was spliced before the failure is read back from
- * the file), and none of them counts as stored: the caller accounts for
- * them as it would for pages it never offered.
+ * as vt_cpu_data_add() is. On failure the pipe is left empty; the whole
+ * pages the file took before it (a disk that fills up takes part of a
+ * batch) are stored, and the others are in @spill at their offsets in
+ * the batch (a page taken in part is read back from the file): the
+ * caller accounts for those as it would for pages it never offered.
  *
  * Return: 0, -EFBIG when @cpu's share of the file cannot take them, or an
  * I/O error; the pages stored before stay.
  */
 int vt_cpu_data_splice(struct vt_cpu_data *d, int cpu, int pipe, size_t len,
-		       void *spill)
+		       void *spill, size_t *stored)
 {
 	struct cpu_run *c = &d->cpu[cpu];
 	const off_t start = c->start + c->bytes;
 	loff_t off = start;
-	size_t done = 0;
+	size_t done = 0, kept;
 	ssize_t n;
 	int ret = len % d->page_size ? -EINVAL : check_room(d, cpu, len);
 
@@ -337,9 +339,13 @@ int vt_cpu_data_splice(struct vt_cpu_data *d, int cpu, int pipe, size_t len,
 		c->bytes += len;
 		return 0;
 	}
-	if (vtrace_pread_all(c->fd, spill, done, start) ||
+	kept = done / d->page_size * d->page_size;
+	c->bytes += kept;
+	*stored = kept;
+	if (vtrace_pread_all(c->fd, (char *)spill + kept, done - kept,
+			     start + kept) ||
 	    vtrace_read_all(pipe, (char *)spill + done, len - done))
-		memset(spill, 0, len);
+		memset((char *)spill + kept, 0, len - kept);
 	return ret;
 }
 

@@ -36,7 +36,7 @@ int vt_cpu_data_open(struct vt_cpu_data **out, int fd, const char *path,
 int vt_cpu_data_add(struct vt_cpu_data *d, int cpu, const void *page,
 		    size_t len);
 int vt_cpu_data_splice(struct vt_cpu_data *d, int cpu, int pipe, size_t len,
-		       void *spill);
+		       void *spill, size_t *stored);
 void vt_cpu_data_layout(const struct vt_cpu_data *d, off_t *start,
 			unsigned long long *share);
 unsigned long long vt_cpu_data_bytes(const struct vt_cpu_data *d, int cpu);

@@ -56,10 +56,10 @@ static int tracedat_add_subbuf(struct vtrace_sink *sink, int cpu,
  * time; the recording's sub-buffer size is the writer's page size.
  */
 static int tracedat_splice_subbuf(struct vtrace_sink *sink, int cpu, int pipe,
-				  size_t size, void *spill)
+				  size_t size, void *spill, size_t *stored)
 {
 	return vtrace_tracedat_splice_pages(priv_of(sink)->td, cpu, pipe, size,
-					    spill);
+					    spill, stored);
 }
 
 /* The writer reads the per-CPU counters from tracefs itself. */

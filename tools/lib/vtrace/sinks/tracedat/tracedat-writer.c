@@ -231,21 +231,24 @@ int vtrace_tracedat_add_page(struct vt_tracedat *td, int cpu, const void *page,
  * @cpu: CPU they were read from, 0 .. ncpus-1
  * @pipe: read end of a pipe holding exactly the sub-buffers
  * @len: their bytes, a whole number of page_size
- * @spill: @len bytes of memory; on failure it gets the sub-buffers
+ * @spill: @len bytes of memory; on failure it gets those not stored
+ * @stored: on failure, set to the bytes of the leading sub-buffers stored
  *
  * As vtrace_tracedat_add_page() for each, but they go from the pipe into
  * the file without being copied to memory. The pipe is left empty. On
- * failure none of them is stored.
+ * failure (a full disk) the whole sub-buffers the file took before it are
+ * stored, and the rest are in @spill, each at its offset in the batch.
  *
  * Return: 0 or a negative errno, as vtrace_tracedat_add_page(); -EINVAL
  * when @len is not a whole number of pages.
  */
 int vtrace_tracedat_splice_pages(struct vt_tracedat *td, int cpu, int pipe,
-				 size_t len, void *spill)
+				 size_t len, void *spill, size_t *stored)
 {
+	*stored = 0;
 	if (td->finished || cpu < 0 || cpu >= td->ncpus)
 		return -EINVAL;
-	return vt_cpu_data_splice(td->data, cpu, pipe, len, spill);
+	return vt_cpu_data_splice(td->data, cpu, pipe, len, spill, stored);
 }
 
 static off_t page_align(struct vt_tracedat *td, off_t off)
