@@ -317,7 +317,7 @@ void cli_selection_warn_missing(const struct vtrace_selection *sel)
 			vtrace_warn("%s", msg);
 		else if (!sel->origins[i] &&
 			 vtrace_selection_always_on(sel, i, msg, sizeof(msg)))
-			fprintf(stderr, "vtrace: %s\n", msg);
+			vtrace_info("%s", msg);
 	}
 }
 

@@ -104,41 +104,37 @@ static void print_wakeups(const struct record *r,
 	int percent = vtrace_recorder_wake_percent(r->rec, &adapts, &near_full);
 
 	if (percent < 0)
-		fprintf(stderr,
-			"vtrace: wake-ups: as soon as there was data (no buffer_percent here)\n");
+		vtrace_info(
+			"wake-ups: as soon as there was data (no buffer_percent here)");
 	else if (!adapts)
-		fprintf(stderr,
-			"vtrace: wake-ups: buffer_percent %d throughout (the kernel's: it refused a change)\n",
+		vtrace_info(
+			"wake-ups: buffer_percent %d throughout (the kernel's: it refused a change)",
 			percent);
 	else if (w->lowered)
-		fprintf(stderr,
-			"vtrace: wake-ups: buffer_percent lowered %d -> %d %llu times (%llu for lost events, the rest for a buffer %d%% full), first at %.1f s; restored %llu times\n",
+		vtrace_info(
+			"wake-ups: buffer_percent lowered %d -> %d %llu times (%llu for lost events, the rest for a buffer %d%% full), first at %.1f s; restored %llu times",
 			percent, VTRACE_RECORDER_LOW_PERCENT, w->lowered,
 			w->lowered_lost, near_full, w->first_lowered,
 			w->restored);
 	else
-		fprintf(stderr,
-			"vtrace: wake-ups: buffer_percent stayed at %d\n",
-			percent);
-	fprintf(stderr, "vtrace: wake-ups: read again at once %llu times\n",
-		w->rereads);
-	fprintf(stderr, "vtrace: reads: %llu sub-buffers in %llu calls\n",
-		w->subbufs, w->batches);
+		vtrace_info("wake-ups: buffer_percent stayed at %d", percent);
+	vtrace_info("wake-ups: read again at once %llu times", w->rereads);
+	vtrace_info("reads: %llu sub-buffers in %llu calls", w->subbufs,
+		    w->batches);
 	if (w->policy == VTRACE_READERS_KEEP_ALL)
-		fprintf(stderr,
-			"vtrace: readers (keep-all) ran at SCHED_FIFO %d while tracing; %d of them back at the caller's policy for the drain\n",
+		vtrace_info(
+			"readers (keep-all) ran at SCHED_FIFO %d while tracing; %d of them back at the caller's policy for the drain",
 			w->rt_prio, vtrace_recorder_rt_restored(r->rec));
 	else if (w->policy == VTRACE_READERS_ADAPTIVE)
-		fprintf(stderr,
-			"vtrace: readers (adaptive) raised to SCHED_FIFO %d %llu times under pressure, back at the caller's policy %llu times once calm, %d at the stop\n",
+		vtrace_info(
+			"readers (adaptive) raised to SCHED_FIFO %d %llu times under pressure, back at the caller's policy %llu times once calm, %d at the stop",
 			w->rt_prio, w->rt_raised, w->rt_lowered,
 			vtrace_recorder_rt_restored(r->rec));
 	else
-		fprintf(stderr,
-			"vtrace: readers (light) ran at the caller's policy\n");
+		vtrace_info("readers (light) ran at the caller's policy");
 	if (w->rt_starved)
-		fprintf(stderr,
-			"vtrace: readers starved by tasks above SCHED_FIFO %d: moved to the caller's policy %llu times, back at SCHED_FIFO %d %llu times\n",
+		vtrace_info(
+			"readers starved by tasks above SCHED_FIFO %d: moved to the caller's policy %llu times, back at SCHED_FIFO %d %llu times",
 			w->rt_prio, w->rt_starved, w->rt_prio, w->rt_resumed);
 }
 
@@ -166,11 +162,11 @@ static void print_net_summary(const struct record *r,
 	if (!o->verbose)
 		return;
 	if (st.splice_err)
-		fprintf(stderr,
-			"vtrace: cpu%d: splice into the data connection failed (%s): its sub-buffers were written instead\n",
+		vtrace_info(
+			"cpu%d: splice into the data connection failed (%s): its sub-buffers were written instead",
 			st.splice_err_cpu, strerror(st.splice_err));
-	fprintf(stderr,
-		"vtrace: data connections: %llu of %llu sub-buffers spliced from the ring buffer, %llu written%s\n",
+	vtrace_info(
+		"data connections: %llu of %llu sub-buffers spliced from the ring buffer, %llu written%s",
 		st.spliced_subbufs, st.sent_subbufs,
 		st.sent_subbufs - st.spliced_subbufs,
 		o->net_opts.udp ? " (UDP: one datagram per sub-buffer)" : "");
@@ -232,8 +228,8 @@ void record_print_summary(const struct record *r)
 		output_lost += a.output_lost;
 	}
 
-	fprintf(stderr,
-		"vtrace: recorded %llu events (%.1f MB) from %d CPUs into %s in %.1f s, %s reader\n",
+	vtrace_info(
+		"recorded %llu events (%.1f MB) from %d CPUs into %s in %.1f s, %s reader",
 		all.events, all.bytes / 1e6, nr_cpus, o->output,
 		vtrace_recorder_elapsed(r->rec), reader);
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
@@ -255,8 +251,8 @@ void record_print_summary(const struct record *r)
 			(unsigned long long)vtrace_probes_dropped(
 				vtrace_recorder_probes(r->rec)));
 	if (vtrace_recorder_cleared(r->rec))
-		fprintf(stderr,
-			"vtrace: cleared first: %llu events %s held from before the recording (--keep-buffer records them)\n",
+		vtrace_info(
+			"cleared first: %llu events %s held from before the recording (--keep-buffer records them)",
 			vtrace_recorder_cleared(r->rec),
 			cli_instance_label(r->vi));
 	if (vtrace_recorder_stop_reason(r->rec, NULL) == VTRACE_STOP_FULL)
@@ -268,8 +264,8 @@ void record_print_summary(const struct record *r)
 	/* Each cause of loss apart, with its own advice. */
 	if (kernel_lost && o->config && !o->tc.write_into_file &&
 	    o->tc.fill_policy == VTRACE_FILL_RING_BUFFER)
-		fprintf(stderr,
-			"vtrace: ring buffer: %llu older events were overwritten, the newest kept\n",
+		vtrace_info(
+			"ring buffer: %llu older events were overwritten, the newest kept",
 			kernel_lost);
 	else if (kernel_lost)
 		vtrace_warn(
@@ -284,8 +280,8 @@ void record_print_summary(const struct record *r)
 	if (left)
 		vtrace_warn("%llu events were left in the ring buffer", left);
 	if (r->aborted)
-		fprintf(stderr, "vtrace: session %s aborted: %s\n",
-			vtrace_session_name(r->session), r->aborted);
+		vtrace_info("session %s aborted: %s",
+			    vtrace_session_name(r->session), r->aborted);
 	vtrace_recorder_wakeups(r->rec, &w);
 	if (o->verbose)
 		print_wakeups(r, &w);
