@@ -7,15 +7,17 @@
  *   rt_hog PRIO MS FILE
  *
  * One thread per online CPU, pinned to it, at SCHED_FIFO PRIO, for MS
- * milliseconds (at most 10000). The kernel's realtime throttling
- * (sched_rt_runtime_us) still leaves the rest of the system its share;
- * the test skips where it is off. Exits 0 once every thread has spun,
- * 1 on failure.
+ * milliseconds (at most 10000) or until a SIGTERM, whichever comes
+ * first, so that a test can end it once it has seen what it waits for.
+ * The kernel's realtime throttling (sched_rt_runtime_us) still leaves the
+ * rest of the system its share; the test skips where it is off. Exits 0
+ * once every thread has spun, 1 on failure.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,13 @@
 
 static long spin_ms;
 static int marker_fd;
+static volatile sig_atomic_t ended;
+
+static void end_spinning(int sig)
+{
+	(void)sig;
+	ended = 1;
+}
 
 static double now_ms(void)
 {
@@ -38,7 +47,7 @@ static void *spin(void *arg)
 	static const char line[] = "rt_hog\n";
 	double end = now_ms() + spin_ms;
 
-	while (now_ms() < end)
+	while (!ended && now_ms() < end)
 		if (write(marker_fd, line, sizeof(line) - 1) < 0)
 			return (void *)(long)errno;
 	return NULL;
@@ -63,6 +72,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rt_hog: MS must be 1..10000\n");
 		return 1;
 	}
+	signal(SIGTERM, end_spinning);
 	marker_fd = open(argv[3], O_WRONLY | O_CLOEXEC);
 	if (marker_fd < 0) {
 		fprintf(stderr, "rt_hog: %s: %s\n", argv[3], strerror(errno));
