@@ -99,12 +99,12 @@ run_job() {
 # at once as there are CPUs, each next one as soon as one ends.  An x86_64
 # guest runs its vCPUs on one QEMU thread (run-guest.sh) and keeps one CPU
 # busy, as do the static checks (one thing at a time).  A guest of several
-# threads (arm64, TCG) keeps more than one CPU busy at times: an x86_64
-# guest beside it takes about 900 s where it takes 700 beside another, so
-# the x86_64 guests but one run first, side by side; the arm64 guests
-# then, never two at once (their vCPUs would wait their turn, which their
-# timing tests do not take), with the last x86_64 guest and the static
-# checks beside them.  Each job's summary is printed when it ends.
+# threads (arm64, TCG) keeps more than one CPU busy at times and slows an
+# x86_64 guest beside it more than another x86_64 guest does, so the
+# x86_64 guests but one run first, side by side; the arm64 guests then,
+# never two at once (their vCPUs would wait their turn, which their timing
+# tests do not take), with the last x86_64 guest and the static checks
+# beside them.  Each job's summary is printed when it ends.
 single=()
 queue=()
 for t in "${targets[@]}"; do
