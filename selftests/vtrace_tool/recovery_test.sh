@@ -61,7 +61,7 @@ vt_require_tracefs
 have_trace_cmd=0
 command -v trace-cmd > /dev/null && have_trace_cmd=1
 
-ktap_set_plan $((5 + 7 * 3))
+ktap_set_plan $((6 + 7 * 3))
 
 # The instance the recordings use is made by the test and kept, so that
 # its settings can be compared across a recording.
@@ -344,5 +344,36 @@ expect [ -s "$work/hostile/k.dat" ]
 rm -rf "$work/hostile"
 expect [ "$(settings_of "$idir")" = "$before" ]
 result recover_refuses_a_recorded_name_that_is_no_file_name
+
+# A recovered file has no saved_cmdlines (the kernel's are not the
+# recording's by then): a slice's thread is named as the recording's own
+# sched_switch events saw it, here the sh that wrote the markers.
+before=$(settings_of "$idir")
+cp "$work/old" "$work/n.dat"
+VTRACE_STOP_AT=drain "$PHASES" record --instance "$inst" \
+	-e sched/sched_switch -o "$work/n.dat" > /dev/null 2> "$work/err" &
+pid=$!
+wait_tracing &&
+	taskset 1 sh -c 'echo "B|$$|vtrace-recov-slice" > "$1/trace_marker" &&
+		echo "E|$$" > "$1/trace_marker" && echo $$' sh "$idir" \
+		> "$work/shpid" &&
+	kill -INT $pid
+vt_wait_stopped $pid
+kill -KILL $pid
+wait $pid 2> /dev/null
+pid=
+partial=$(ls "$work"/.n.dat.?????? 2> /dev/null)
+"$VTRACE" recover "$partial" -o "$work/nrec.dat" > /dev/null 2>> "$work/err"
+expect [ $? = 0 ]
+"$VTRACE" slices "$work/nrec.dat" > "$work/slices" 2>> "$work/err"
+expect [ $? = 0 ]
+expect grep -qE "^ +sh-$(cat "$work/shpid") +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{3} +vtrace-recov-slice$" \
+	"$work/slices"
+"$VTRACE" reset > /dev/null 2>> "$work/err"
+expect [ $? = 0 ]
+expect [ "$(settings_of "$idir")" = "$before" ]
+rm -f "$partial" "$work/nrec.dat"
+[ $ok = 1 ] || sed "s/^/# /" "$work/slices"
+result recovered_file_names_threads_from_sched_switch
 
 ktap_finished

@@ -30,6 +30,7 @@ struct item {
 	int tid;
 	int next_tid; /* K_SWITCH */
 	int cpu; /* K_SWITCH */
+	char prev_comm[16]; /* K_SWITCH: the name @tid stopped running with */
 	int64_t value; /* K_COUNTER */
 	/* Marker text, function name, next_comm of K_SWITCH or a track. */
 	char *text;
@@ -48,7 +49,7 @@ struct vt_slices_feed {
 	struct tep_handle *tep;
 	int print_id, bprint_id, bputs_id, fentry_id, fexit_id, switch_id;
 	struct tep_format_field *print_buf, *fentry_func, *fexit_func,
-		*prev_pid, *next_pid, *next_comm;
+		*prev_pid, *next_pid, *prev_comm, *next_comm;
 	struct trace_seq seq;
 	struct counter_event *counters;
 	size_t nr_counters;
@@ -135,6 +136,7 @@ int vtrace_slices_feed_new(struct vt_slices_feed **feed, struct tep_handle *tep)
 	f->fexit_func = field(fexit, "func");
 	f->prev_pid = field(sw, "prev_pid");
 	f->next_pid = field(sw, "next_pid");
+	f->prev_comm = field(sw, "prev_comm");
 	f->next_comm = field(sw, "next_comm");
 	trace_seq_init(&f->seq);
 	if (find_counter_events(f)) {
@@ -267,26 +269,42 @@ static int funcgraph_record(struct vt_slices_feed *f, struct tep_record *rec,
 		       -ENOMEM;
 }
 
+/* A comm field of @rec, or NULL when it does not lie inside it. */
+static const char *comm_field(struct tep_format_field *c,
+			      struct tep_record *rec, size_t *len)
+{
+	const char *comm;
+
+	if (!c || c->offset < 0 || c->offset + c->size > rec->size)
+		return NULL;
+	comm = (const char *)rec->data + c->offset;
+	*len = strnlen(comm, c->size);
+	return comm;
+}
+
 static int switch_record(struct vt_slices_feed *f, struct tep_record *rec)
 {
-	struct tep_format_field *c = f->next_comm;
+	const char *next_comm, *prev_comm;
 	unsigned long long prev, next;
-	const char *comm = NULL;
-	size_t len = 0;
+	size_t next_len = 0, prev_len = 0;
 	struct item *it;
 
 	if (!read_num(f->prev_pid, rec, &prev) ||
 	    !read_num(f->next_pid, rec, &next))
 		return 0;
-	if (c && c->offset >= 0 && c->offset + c->size <= rec->size) {
-		comm = (const char *)rec->data + c->offset;
-		len = strnlen(comm, c->size);
-	}
-	it = add(f, rec, K_SWITCH, (int)prev, comm ? comm : "", len);
+	next_comm = comm_field(f->next_comm, rec, &next_len);
+	prev_comm = comm_field(f->prev_comm, rec, &prev_len);
+	it = add(f, rec, K_SWITCH, (int)prev, next_comm ? next_comm : "",
+		 next_len);
 	if (!it)
 		return -ENOMEM;
 	it->next_tid = (int)next;
 	it->cpu = rec->cpu;
+	if (prev_comm) {
+		if (prev_len >= sizeof(it->prev_comm))
+			prev_len = sizeof(it->prev_comm) - 1;
+		memcpy(it->prev_comm, prev_comm, prev_len);
+	}
 	return 0;
 }
 
@@ -372,21 +390,59 @@ static int cmp_item(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* @comm is @tid's name as of this sched_switch item: later ones win. */
+static void note_switch_name(struct vt_slices *s, const char **names, int tid,
+			     const char *comm)
+{
+	const struct vt_thread *t;
+
+	if (!tid || !*comm)
+		return;
+	t = vtrace_slices_find_thread(s, tid);
+	if (t)
+		names[t - s->threads] = comm;
+}
+
+/*
+ * A thread is named as the recording's own sched_switch events last saw
+ * it; saved_cmdlines names the rest. That table is small and global, so
+ * on a busy system it may have dropped a thread the recording traced,
+ * and a recovered file has none.
+ */
 static int name_threads(struct vt_slices_feed *f, struct vt_slices *s)
 {
+	const char **names;
 	const char *comm;
+	struct item *it;
 	size_t i;
+	int ret = 0;
 
-	for (i = 0; i < s->nr_threads; i++) {
-		comm = tep_data_comm_from_pid(f->tep, s->threads[i].tid);
+	if (!s->nr_threads)
+		return 0;
+	names = calloc(s->nr_threads, sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	for (i = 0; i < f->nr; i++) {
+		it = &f->items[i];
+		if (it->kind != K_SWITCH)
+			continue;
+		note_switch_name(s, names, it->tid, it->prev_comm);
+		note_switch_name(s, names, it->next_tid, it->text);
+	}
+	for (i = 0; i < s->nr_threads && !ret; i++) {
+		comm = names[i];
+		if (!comm)
+			comm = tep_data_comm_from_pid(f->tep,
+						      s->threads[i].tid);
 		if (!comm || !strcmp(comm, "<...>"))
 			continue;
 		free(s->threads[i].name);
 		s->threads[i].name = strdup(comm);
 		if (!s->threads[i].name)
-			return -ENOMEM;
+			ret = -ENOMEM;
 	}
-	return 0;
+	free(names);
+	return ret;
 }
 
 /**
