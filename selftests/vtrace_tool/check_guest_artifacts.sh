@@ -93,7 +93,7 @@ pf_converted=()
 pf_failed=()
 
 # secs_usecs: trace-cmd 3.1 prints the time stamps of a clock it does not
-# know to count nanoseconds (boot, which vtrace record uses) as plain
+# know to count nanoseconds (boot, a Perfetto recording's) as plain
 # nanoseconds; vtrace report prints every clock's as seconds.microseconds,
 # as trace-cmd does for the clocks it knows. Print them that way.
 secs_usecs() {

@@ -121,10 +121,10 @@ optional_knob() {
 	result "$name"
 }
 
-# A new instance holds the kernel's defaults: local clock, 4 KB
-# sub-buffers, each unlike what a recording chooses (boot, 64 KB), so each
-# is written; its buffer_percent is set to 30 first, unlike what a
-# recording chooses (and must stay so).
+# A new instance holds the kernel's defaults: 4 KB sub-buffers, unlike
+# what a recording chooses (64 KB), so it is written; its buffer_percent
+# is set to 30 first and its clock to global, unlike what a recording
+# chooses (and must stay so; a trace.dat's clock is local).
 optional_knob knob_readonly_subbuf_size_goes_on "$idir" \
 	buffer_subbuf_size_kb --instance "$inst"
 [ ! -e "$idir/buffer_percent" ] || echo 30 > "$idir/buffer_percent"
@@ -142,8 +142,10 @@ if [ -e "$idir/buffer_percent" ]; then
 else
 	ktap_test_skip "knob_readonly_buffer_percent_told_by_verbose (no buffer_percent on this kernel)"
 fi
+echo global > "$idir/trace_clock"
 optional_knob knob_readonly_trace_clock_goes_on "$idir" trace_clock \
 	--instance "$inst"
+echo local > "$idir/trace_clock"
 # Instances have no record-tgid: the top level, with it off first.
 if [ -e $TRACEFS/options/record-tgid ]; then
 	top_tgid=$(cat $TRACEFS/options/record-tgid)

@@ -258,7 +258,8 @@ fi
 # trace, in order, typed, with the markers; and Perfetto's importer reads
 # each CPU's events, with no error but the 20 plain-text markers and the
 # sched_switch pairs the kernel gave that do not follow on (and the data
-# loss, where the summary says events were lost). Not raw_syscalls: the
+# loss, where the summary says events were lost); no bundle names a clock
+# (a Perfetto trace is recorded with boot, Perfetto's). Not raw_syscalls: the
 # importer makes a slice of each sys_enter that only its sys_exit ends,
 # so sys_enter alone nests past its depth limit (slice_max_depth_exceeded).
 (
@@ -282,6 +283,7 @@ else
 	pf_decode "$work/rec.pftrace" > "$work/rec.txt"
 	total=$(pf_event_counts "$work/rec.txt" | awk '{ n += $2 } END { print n + 0 }')
 	markers=$(grep -c 'buf: "vtrace-pf-rec [0-9]*\\n"' "$work/rec.txt")
+	clocked=$(grep -c '^    ftrace_clock:' "$work/rec.txt")
 	imported=1
 	tp_note=
 	if ! tp_find; then
@@ -292,11 +294,11 @@ else
 	fi
 	if pf_structure "$work/rec.txt" > "$work/rec.structure" &&
 	   [ "$total" = "$recorded" ] && [ "$markers" = 20 ] &&
-	   [ "$imported" = 1 ] &&
+	   [ "$clocked" = 0 ] && [ "$imported" = 1 ] &&
 	   ! pf_generic_events "$work/rec.txt" | grep -qx -e sched_switch -e print; then
 		ktap_test_pass "record_perfetto ($recorded events$tp_note)"
 	else
-		ktap_print_msg "recorded $recorded, in the trace $total, markers $markers; $(head -3 "$work/rec.structure" "$work/rec.tp" 2> /dev/null)"
+		ktap_print_msg "recorded $recorded, in the trace $total, markers $markers, $clocked bundles clocked; $(head -3 "$work/rec.structure" "$work/rec.tp" 2> /dev/null)"
 		ktap_test_fail "record_perfetto"
 	fi
 fi

@@ -66,7 +66,7 @@ markers_in() {
 
 # events_in FILE: how many events trace-cmd reads (a marker's text may
 # span lines; each event starts with "[CPU] TIMESTAMP: ", the time stamp
-# in nanoseconds alone for the boot clock).
+# in nanoseconds alone for a clock trace-cmd does not know, such as boot).
 events_in() {
 	trace-cmd report "$1" 2> /dev/null |
 		grep -cE '\[[0-9]+\] *[0-9]+(\.[0-9]+)?: [a-z_]+: '
@@ -269,12 +269,14 @@ expect [ "$(settings_of "$idir")" = "$before" ]
 result "record_unwritable_output_fails_cleanly"
 
 # Busy: a second recording of the same instance is refused; the background
-# one finishes its file on vtrace stop. It records with the boot clock,
-# which Perfetto places events by without a hint.
+# one finishes its file on vtrace stop. A trace.dat is recorded with the
+# local clock, trace-cmd's: the instance's global comes back after.
+echo global > "$idir/trace_clock"
+before=$(settings_of "$idir")
 start_background -e sched/sched_switch -o "$work/b.dat"
 expect [ $rc = 0 ]
 expect grep -qx '[0-9][0-9]*' "$work/bgpid"
-expect grep -q '\[boot\]' "$idir/trace_clock"
+expect grep -q '\[local\]' "$idir/trace_clock"
 "$VTRACE" record --instance "$inst" -e sched/sched_switch -t 1s \
 	-o "$work/b2.dat" 2> "$work/err2"
 expect [ $? = 1 ]
@@ -287,7 +289,10 @@ expect grep -q "recorded [0-9]* events" "$work/stop"
 [ $have_trace_cmd = 1 ] &&
 	expect trace-cmd report "$work/b.dat" > /dev/null 2>&1
 expect [ "$(settings_of "$idir")" = "$before" ]
-result "record_busy_refused_background_finishes_on_stop_boot_clock"
+expect grep -q '\[global\]' "$idir/trace_clock"
+echo local > "$idir/trace_clock"
+before=$(settings_of "$idir")
+result "record_busy_refused_background_finishes_on_stop_local_clock"
 
 # Disk full mid-record: a tmpfs with room for the file's metadata (the size
 # of an almost empty recording) and 1 MB more, filled with markers: status

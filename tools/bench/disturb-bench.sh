@@ -28,8 +28,9 @@
 #   keep-all adaptive light   vtrace record --keep-all (the default, by
 #                 name), --adaptive (raised to SCHED_FIFO 1 only under
 #                 pressure) and --light (never raised)
-#   local-clock   the default with --clock local, trace-cmd's clock
-#                 (vtrace's default is boot, Perfetto's)
+#   boot-clock    the default with --clock boot, Perfetto's, which a
+#                 recording into a Perfetto file uses (a trace.dat's
+#                 default is local, trace-cmd's)
 #   mmap splice read   vtrace record --reader PATH
 #   trace-cmd     trace-cmd record as it comes; trace-cmd-r1: with -r 1
 #                 (v6 uncompressed as vtrace writes, in tracecmd-ns.sh's
@@ -85,7 +86,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 vtrace=${VTRACE_BIN:-$top/tools/vtrace/vtrace}
 buffers="32 128 1024"
 secs=3
-all_rows="untraced noreader default keep-all adaptive light local-clock mmap splice read trace-cmd trace-cmd-r1 tracebox"
+all_rows="untraced noreader default keep-all adaptive light boot-clock mmap splice read trace-cmd trace-cmd-r1 tracebox"
 rows=$all_rows
 rounds=1
 while getopts b:t:p:r: opt; do
@@ -269,7 +270,7 @@ measure() {
 		case $row in
 		default) ;;
 		keep-all | adaptive | light) opt=(--"$row") ;;
-		local-clock) opt=(--clock local) ;;
+		boot-clock) opt=(--clock boot) ;;
 		*) opt=(--reader "$row") ;;
 		esac
 		setsid /usr/bin/time -f '%U %S %w %c' -o "$work/time" \

@@ -427,11 +427,11 @@ static int start(struct record *r)
 		readers_text(r, readers, sizeof(readers));
 		wakeup_text(r, wakeups, sizeof(wakeups));
 		vtrace_info(
-			"reader: %s on %d CPUs, %zu-byte sub-buffers, %s; %s; %zu events; output %s",
+			"reader: %s on %d CPUs, %zu-byte sub-buffers, %s; %s; %zu events; clock %s; output %s",
 			vtrace_reader_path_name(vtrace_recorder_reader(r->rec)),
 			vtrace_recorder_nr_cpus(r->rec),
 			vtrace_recorder_subbuf_size(r->rec), wakeups, readers,
-			r->nr_events, o->output);
+			r->nr_events, vtrace_recorder_clock(r->rec), o->output);
 	}
 	return 0;
 }

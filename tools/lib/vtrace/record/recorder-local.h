@@ -33,8 +33,6 @@
  * of the calls of 4 KB pages.
  */
 #define RECORD_SUBBUF_KB 64
-/* The clock Perfetto places ftrace events with, where it needs no hint. */
-#define DEFAULT_CLOCK "boot"
 /* Knobs the recording chose itself and the kernel refused, at most. */
 #define MAX_NOT_SET 16
 

@@ -108,7 +108,7 @@ static int choose_subbuf_size(struct vtrace_recorder *rec)
 
 static int set_clock(struct vtrace_recorder *rec)
 {
-	const char *clock = rec->opts.clock ?: DEFAULT_CLOCK;
+	const char *clock = rec->opts.clock ?: rec->sink->ops->clock;
 	int ret;
 
 	ret = vt_settings_set_clock(&rec->settings, clock);

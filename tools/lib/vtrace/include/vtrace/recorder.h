@@ -157,8 +157,8 @@ struct vtrace_recorder_hooks;
  * @duration_ms: stop after this long; 0: until stopped
  * @buffer_kb: per-CPU ring buffer size during the recording; 0: as found
  *	(grown from its boot-time minimum when still there)
- * @clock: trace_clock during the recording; NULL: "boot" where the kernel
- *	has it (Perfetto's own clock; it counts across suspend), else as found
+ * @clock: trace_clock during the recording; NULL: the output format's
+ *	(vtrace_sink_ops.clock) where the kernel has it, else as found
  * @drain_period_ms: longest time a CPU's data waits in its ring buffer
  *	before it is read even though the buffer is not yet at its wake-up
  *	mark; 0: 1000

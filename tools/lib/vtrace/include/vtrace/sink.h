@@ -107,6 +107,9 @@ struct vtrace_sink_end {
 /**
  * struct vtrace_sink_ops - what an output format implements
  * @name: the format's name, as --format takes it ("tracedat")
+ * @clock: the trace_clock a recording in this format chooses when the
+ *	user names none: the one its readers expect ("local", trace-cmd's,
+ *	for trace.dat; "boot", which Perfetto places events by)
  * @begin: called once, before tracing starts: create the output and
  *	store the metadata. Return 0 or a negative errno; on failure nothing
  *	may be left behind.
@@ -146,6 +149,7 @@ struct vtrace_sink_end {
  */
 struct vtrace_sink_ops {
 	const char *name;
+	const char *clock;
 	int (*begin)(struct vtrace_sink *sink,
 		     const struct vtrace_sink_info *info);
 	int (*add_subbuf)(struct vtrace_sink *sink, int cpu, const void *subbuf,

@@ -612,6 +612,7 @@ static void net_destroy(struct vtrace_sink *sink)
 
 static const struct vtrace_sink_ops net_sink_ops = {
 	.name = "tracecmd-listen",
+	.clock = "local",
 	.begin = net_begin,
 	.add_subbuf = net_add_subbuf,
 	.splice_subbuf = net_splice_subbuf,

@@ -233,6 +233,7 @@ static void perfetto_destroy(struct vtrace_sink *sink)
 
 static const struct vtrace_sink_ops perfetto_sink_ops = {
 	.name = "perfetto",
+	.clock = "boot",
 	.begin = perfetto_begin,
 	.add_subbuf = perfetto_add_subbuf,
 	.add_packet = perfetto_add_packet,

@@ -99,6 +99,7 @@ static void tracedat_destroy(struct vtrace_sink *sink)
 
 static const struct vtrace_sink_ops tracedat_sink_ops = {
 	.name = "tracedat",
+	.clock = "local",
 	.begin = tracedat_begin,
 	.add_subbuf = tracedat_add_subbuf,
 	.splice_subbuf = tracedat_splice_subbuf,
