@@ -185,6 +185,11 @@ wait $load 2> /dev/null
 wait $mid
 expect [ "$rc" = 0 ]
 expect contains "$err" "vtrace: warning: stopped when full: the config's DISCARD limit of 131072 bytes was reached"
+# What was read past the limit was discarded as asked, not lost.
+expect [ "$(grep -c 'LOST' "$work/err")" = 0 ]
+discarded=$(json_num output_lost "$work/out")
+[ "$discarded" = 0 ] ||
+	expect grep -qx "vtrace: discarded $discarded events read past the DISCARD limit, as the config asks" "$work/err"
 expect [ "$(json_num bytes "$work/out")" -le 131072 ]
 expect [ "$(json_num bytes "$work/out")" -gt 0 ]
 [ $ok = 1 ] || sed 's/^/# a second in: /' "$work/mid"

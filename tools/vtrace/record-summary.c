@@ -5,6 +5,7 @@
  * stdout).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -211,6 +212,8 @@ void record_print_summary(const struct record *r)
 	const char *reader =
 		vtrace_reader_path_name(vtrace_recorder_reader(r->rec));
 	int cpu, nr_cpus = vtrace_recorder_nr_cpus(r->rec);
+	bool full = vtrace_recorder_stop_reason(r->rec, NULL) ==
+		    VTRACE_STOP_FULL;
 	struct vtrace_recorder_progress all;
 	unsigned long long left = 0, backpressure = 0;
 	unsigned long long kernel_lost = 0, output_lost = 0;
@@ -255,7 +258,7 @@ void record_print_summary(const struct record *r)
 			"cleared first: %llu events %s held from before the recording (--keep-buffer records them)",
 			vtrace_recorder_cleared(r->rec),
 			cli_instance_label(r->vi));
-	if (vtrace_recorder_stop_reason(r->rec, NULL) == VTRACE_STOP_FULL)
+	if (full)
 		vtrace_warn(
 			"stopped when full: the config's DISCARD limit of %llu bytes was reached",
 			o->tc.write_into_file ?
@@ -271,7 +274,12 @@ void record_print_summary(const struct record *r)
 		vtrace_warn(
 			"LOST %llu EVENTS in the ring buffer: it overflowed before it was read; record fewer events or use a larger -b",
 			kernel_lost);
-	if (output_lost)
+	/* Past a DISCARD limit the user asked for: not a failure. */
+	if (output_lost && full && !vtrace_recorder_sink_failed(r->rec))
+		vtrace_info(
+			"discarded %llu events read past the DISCARD limit, as the config asks",
+			output_lost);
+	else if (output_lost)
 		vtrace_warn(
 			"LOST %llu EVENTS after the output failed: read from the ring buffer, not written (%s)",
 			output_lost,
