@@ -319,10 +319,11 @@ elif ! open vendor; then
 else
 	pid=$(value vendor pid)
 	# tc_ns EVENT_RE: "CPU TS EVENT FIELDS" of the events whose name
-	# EVENT_RE (no groups) matches, times in ns.
+	# EVENT_RE (no groups) matches, times in ns (trace-cmd -t prints
+	# SECONDS.NANOSECONDS for local, the nanoseconds alone for boot).
 	tc_ns() {
 		trace-cmd report -N -t -i "$work/vendor.dat" 2> /dev/null |
-			sed -nE "s/^.*\[0*([0-9]+)\] *([0-9]+): ($1): +(.*)$/\1 \2 \3 \4/p"
+			sed -nE "s/^.*\[0*([0-9]+)\] *([0-9]+)\.?([0-9]{9})?: ($1): +(.*)$/\1 \2\3 \4 \5/p"
 	}
 	# q WHAT SQL: the query's rows against $work/want.
 	q() {
